@@ -1,0 +1,1 @@
+"""factgrain: find where generated text is not supported by its sources."""

@@ -1,0 +1,1 @@
+"""Agent-side helpers: evidence retrieval and verifier plumbing."""
