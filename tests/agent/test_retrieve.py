@@ -274,3 +274,52 @@ def test_large_reference_is_packed_and_searched():
     hits = BM25Retriever(passages).search("quokka migration Tasmania zephyrine", k=3)
     assert "zephyrine quokka" in hits[0].passage.text
     assert needs_retrieval(text, budget_chars=4000)
+
+
+# ------------------------------------------------------------------ WiCE measurement
+
+
+def test_measure_wice_recall_on_tiny_file(tmp_path):
+    import gzip
+    import json
+
+    from factgrain.agent.retrieve import format_recall_table, measure_wice_recall
+
+    ref = "\n".join(
+        [
+            "Harbour records list ships.",  # 0
+            "The lighthouse keeper counted seabirds every dawn.",  # 1
+            "A storm destroyed the pier in 1908.",  # 2
+            "Fishing boats left before sunrise.",  # 3
+            "Tide tables were printed. Nobody read them.",  # 4: two sentences for our splitter
+        ]
+    )
+    rows = [
+        # single-sentence evidence that BM25 finds first: full@1 and any@1
+        {"split": "dev", "reference": ref, "text": "The storm destroyed the pier in 1908.",
+         "supporting_sentences": "[[2]]", "context": ""},
+        # two-sentence evidence; the claim only matches line 1: any@1 but not full@1
+        {"split": "dev", "reference": ref, "text": "The lighthouse keeper counted seabirds.",
+         "supporting_sentences": [[1, 3]], "context": ""},
+        # the gold line is only half retrieved at k=1: not covered, neither full nor any
+        {"split": "dev", "reference": ref, "text": "Tide tables were printed.",
+         "supporting_sentences": [[4]], "context": ""},
+        # no evidence at all: skipped
+        {"split": "dev", "reference": ref, "text": "Whales sing.", "supporting_sentences": [[]], "context": ""},
+        # other split: ignored
+        {"split": "test", "reference": ref, "text": "x", "supporting_sentences": [[0]], "context": ""},
+    ]
+    path = tmp_path / "wice.jsonl.gz"
+    with gzip.open(path, "wt") as fh:
+        for r in rows:
+            fh.write(json.dumps(r) + "\n")
+
+    res = measure_wice_recall("dev", ks=(1, 6), path=str(path))
+    sent = next(r for r in res if r["granularity"] == "sentence" and r["query"] == "claim")
+    assert sent["n_claims"] == 3 and sent["skipped_no_evidence"] == 1
+    assert sent["full"] == pytest.approx([1 / 3, 1.0])
+    assert sent["any"] == pytest.approx([2 / 3, 1.0])
+    packed = next(r for r in res if r["granularity"].startswith("passage") and r["query"] == "claim")
+    assert packed["full"][0] == 1.0  # the whole 4-line reference fits one passage
+    table = format_recall_table(res)
+    assert table.startswith("| granularity | query | full@1 | full@6 |")
