@@ -1,0 +1,304 @@
+"""Fit the lexical support model on QASemConsistency dev and report test.
+
+    python -m factgrain.evals.train_lexical [--out PATH] [--data DIR] [--n-boot N]
+
+Steps:
+
+1. load ``qasem_consistency_qa`` (one row per predicate-argument QA);
+2. leakage filter: dev and test draw on overlapping source articles, so every
+   dev row whose reference shares a word 8-gram with any *test* reference is
+   dropped from fitting (8-grams that occur in many different references —
+   boilerplate such as "media playback is not supported on this device" — do
+   not count);
+3. features from :mod:`factgrain.agent.verifiers.lexical_features`;
+4. L2-regularised logistic regression by Newton's method (numpy, deterministic);
+   the penalty is picked by grouped 5-fold cross-validation on dev (AUC), the
+   decision threshold by balanced accuracy on the out-of-fold dev predictions;
+5. the model is refitted on all kept dev rows and written as JSON;
+6. only then is test touched: per subset BAcc at the tuned threshold and ROC AUC,
+   with 95% intervals from an article-level (``source_id``) cluster bootstrap,
+   for the model and for the single-feature baseline (answer coverage in the
+   best-matching window, its own threshold tuned on dev).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import re
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from factgrain.agent.verifiers.lexical_features import (
+    FEATURE_NAMES,
+    LexicalModel,
+    lexical_features,
+)
+from factgrain.evals.metrics import balanced_accuracy, best_threshold, bootstrap_ci, roc_auc
+
+DATA_DIR = Path("/work/shared/data")
+DEFAULT_OUT = Path(__file__).resolve().parents[1] / "agent" / "verifiers" / "lexical_model.json"
+SUBSETS = ("cliff", "factscore", "verifiability")
+BASELINE_FEATURE = "ans_cov_max"
+NGRAM = 8
+BOILERPLATE_MIN_REFS = 5  # an 8-gram in this many distinct references is boilerplate
+LAMBDAS = (0.1, 0.3, 1.0, 3.0, 10.0, 30.0)
+N_FOLDS = 5
+
+
+# ---------------------------------------------------------------------------
+# data
+# ---------------------------------------------------------------------------
+
+
+def _parse(v: Any) -> Any:
+    if isinstance(v, str):
+        s = v.strip()
+        if s[:1] in "[{" or re.fullmatch(r"-?\d+(\.\d+)?", s):
+            try:
+                return json.loads(s)
+            except json.JSONDecodeError:
+                return v
+    return v
+
+
+def load_rows(name: str = "qasem_consistency_qa", data_dir: Path = DATA_DIR) -> list[dict]:
+    rows = []
+    with gzip.open(Path(data_dir) / f"{name}.jsonl.gz", "rt", encoding="utf-8") as fh:
+        for line in fh:
+            r = json.loads(line)
+            for k in ("label", "annotations", "source_id", "qa_id", "sent_id", "predicate_idx"):
+                if k in r:
+                    r[k] = _parse(r[k])
+            r["label"] = int(r["label"])
+            rows.append(r)
+    return rows
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9]+", (text or "").lower())
+
+
+def _ngrams(text: str, n: int = NGRAM) -> set[tuple[str, ...]]:
+    w = _words(text)
+    return {tuple(w[i : i + n]) for i in range(len(w) - n + 1)}
+
+
+def leakage_filter(dev: list[dict], test: list[dict], n: int = NGRAM) -> tuple[list[dict], dict]:
+    """Drop dev rows whose reference shares a non-boilerplate word n-gram with a test reference."""
+    refs = {r["reference"] for r in dev} | {r["reference"] for r in test}
+    grams = {ref: _ngrams(ref, n) for ref in refs}
+    freq: dict[tuple[str, ...], int] = {}
+    for g in grams.values():
+        for x in g:
+            freq[x] = freq.get(x, 0) + 1
+    boiler = {x for x, c in freq.items() if c >= BOILERPLATE_MIN_REFS}
+    test_grams: set[tuple[str, ...]] = set()
+    for ref in {r["reference"] for r in test}:
+        test_grams |= grams[ref] - boiler
+    leaky_refs = {ref for ref in {r["reference"] for r in dev} if grams[ref] & test_grams}
+    kept = [r for r in dev if r["reference"] not in leaky_refs]
+    info = {
+        "ngram": n,
+        "boilerplate_ngrams": len(boiler),
+        "dev_refs": len({r["reference"] for r in dev}),
+        "dropped_refs": len(leaky_refs),
+        "dev_rows": len(dev),
+        "dropped_rows": len(dev) - len(kept),
+    }
+    return kept, info
+
+
+def featurize(rows: list[dict]) -> np.ndarray:
+    X = np.empty((len(rows), len(FEATURE_NAMES)), dtype=float)
+    for i, r in enumerate(rows):
+        f = lexical_features(
+            answer=r["answer"],
+            question=r["question"],
+            sentence=r["text"],
+            reference=r["reference"] or "",
+            predicate=r.get("predicate"),
+        )
+        X[i] = f.vector(FEATURE_NAMES)
+    return X
+
+
+def group_ids(rows: list[dict]) -> np.ndarray:
+    return np.array([f"{r['subset']}:{r['source_id']}" for r in rows])
+
+
+# ---------------------------------------------------------------------------
+# logistic regression
+# ---------------------------------------------------------------------------
+
+
+def fit_logistic(X: np.ndarray, y: np.ndarray, lam: float, iters: int = 50) -> tuple[np.ndarray, float]:
+    """L2 logistic regression (intercept unpenalised) by Newton's method.
+
+    Minimises ``sum log-loss + lam/2 * ||w||^2`` on already-standardised ``X``.
+    """
+    n, d = X.shape
+    A = np.hstack([np.ones((n, 1)), X])
+    w = np.zeros(d + 1)
+    reg = np.full(d + 1, lam)
+    reg[0] = 0.0
+    for _ in range(iters):
+        z = A @ w
+        p = 1.0 / (1.0 + np.exp(-z))
+        g = A.T @ (p - y) + reg * w
+        h = (A * (p * (1 - p))[:, None]).T @ A + np.diag(reg) + 1e-9 * np.eye(d + 1)
+        step = np.linalg.solve(h, g)
+        w -= step
+        if np.max(np.abs(step)) < 1e-10:
+            break
+    return w[1:], float(w[0])
+
+
+def standardise(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    mu = X.mean(axis=0)
+    sd = X.std(axis=0)
+    sd[sd < 1e-9] = 1.0
+    return mu, sd
+
+
+def _sigmoid(z: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-z))
+
+
+def grouped_folds(groups: np.ndarray, k: int = N_FOLDS, seed: int = 0) -> np.ndarray:
+    """Deterministic fold id per row; all rows of a group share a fold."""
+    uniq = np.unique(groups)
+    rng = np.random.default_rng(seed)
+    perm = rng.permutation(len(uniq))
+    fold_of = {g: int(perm[i] % k) for i, g in enumerate(uniq)}
+    return np.array([fold_of[g] for g in groups])
+
+
+def oof_probs(X: np.ndarray, y: np.ndarray, folds: np.ndarray, lam: float) -> np.ndarray:
+    out = np.empty(len(y))
+    for f in np.unique(folds):
+        tr, te = folds != f, folds == f
+        mu, sd = standardise(X[tr])
+        w, b = fit_logistic((X[tr] - mu) / sd, y[tr], lam)
+        out[te] = _sigmoid(((X[te] - mu) / sd) @ w + b)
+    return out
+
+
+# ---------------------------------------------------------------------------
+# reporting
+# ---------------------------------------------------------------------------
+
+
+def _ci_str(value: float, ci: tuple[float, float]) -> str:
+    return f"{100 * value:.1f} [{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]"
+
+
+def evaluate(y: np.ndarray, s: np.ndarray, thr: float, groups: np.ndarray, n_boot: int) -> dict:
+    pred = (s >= thr).astype(int)
+    bacc = balanced_accuracy(y, pred)
+    auc = roc_auc(y, s)
+    bacc_ci = bootstrap_ci(lambda a, b: balanced_accuracy(a, (b >= thr).astype(int)), y, s, n=n_boot, seed=0, groups=groups)
+    auc_ci = bootstrap_ci(roc_auc, y, s, n=n_boot, seed=0, groups=groups)
+    return {"bacc": bacc, "bacc_ci": bacc_ci, "auc": auc, "auc_ci": auc_ci, "n": int(len(y))}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--out", type=Path, default=DEFAULT_OUT, help="where to write the fitted model JSON")
+    ap.add_argument("--data", type=Path, default=DATA_DIR)
+    ap.add_argument("--n-boot", type=int, default=1000)
+    args = ap.parse_args(argv)
+    t0 = time.perf_counter()
+
+    rows = load_rows("qasem_consistency_qa", args.data)
+    dev_all = [r for r in rows if r["split"] == "dev"]
+    test = [r for r in rows if r["split"] == "test"]
+    dev, leak = leakage_filter(dev_all, test)
+    print(
+        f"leakage filter: dropped {leak['dropped_rows']} of {leak['dev_rows']} dev rows "
+        f"({leak['dropped_refs']} of {leak['dev_refs']} references share a {NGRAM}-gram with test)",
+        file=sys.stderr,
+    )
+
+    # ---- fit on dev only ---------------------------------------------------
+    X = featurize(dev)
+    y = np.array([r["label"] for r in dev], dtype=float)
+    g = group_ids(dev)
+    folds = grouped_folds(g)
+    cv = {}
+    for lam in LAMBDAS:
+        cv[lam] = roc_auc(y, oof_probs(X, y, folds, lam))
+    lam = max(LAMBDAS, key=lambda l: (round(cv[l], 4), l))
+    oof = oof_probs(X, y, folds, lam)
+    thr, dev_bacc = best_threshold(y, oof)
+    mu, sd = standardise(X)
+    w, b = fit_logistic((X - mu) / sd, y, lam)
+
+    base_col = FEATURE_NAMES.index(BASELINE_FEATURE)
+    base_thr, base_dev_bacc = best_threshold(y, X[:, base_col])
+
+    model = LexicalModel(
+        feature_names=list(FEATURE_NAMES),
+        coefficients=[float(c) for c in w],
+        intercept=b,
+        threshold=float(thr),
+        means=[float(m) for m in mu],
+        scales=[float(s) for s in sd],
+        meta={
+            "trained_on": "qasem_consistency_qa dev (leakage-filtered)",
+            "n_train": int(len(y)),
+            "leakage_filter": leak,
+            "l2_lambda": lam,
+            "cv_auc_by_lambda": {str(k): round(v, 4) for k, v in cv.items()},
+            "threshold_source": "balanced accuracy on out-of-fold dev probabilities",
+            "dev_oof_bacc": round(dev_bacc, 4),
+            "dev_oof_auc": round(cv[lam], 4),
+            "coefficients_are_on": "standardised features: (x - mean) / scale",
+        },
+    )
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(model.to_dict(), indent=2) + "\n", encoding="utf-8")
+    t_fit = time.perf_counter() - t0
+
+    # ---- test: final evaluation only -------------------------------------------
+    Xt = featurize(test)
+    yt = np.array([r["label"] for r in test], dtype=int)
+    gt = group_ids(test)
+    st = np.array([model.prob(dict(zip(FEATURE_NAMES, x))) for x in Xt])
+    bt = Xt[:, base_col]
+    sub = np.array([r["subset"] for r in test])
+
+    print(f"# Lexical verifier — qasem_consistency_qa test\n")
+    print(
+        f"Fitted on {len(y)} dev QAs (dropped {leak['dropped_rows']} by the {NGRAM}-gram leakage filter); "
+        f"L2 lambda={lam} (grouped {N_FOLDS}-fold CV AUC {cv[lam]:.3f}); threshold {thr:.3f} "
+        f"(out-of-fold dev BAcc {dev_bacc:.3f}). Baseline `{BASELINE_FEATURE}` threshold {base_thr:.3f} "
+        f"(dev BAcc {base_dev_bacc:.3f}). 95% intervals: cluster bootstrap over source articles, n={args.n_boot}.\n"
+    )
+    print("| subset | n | model BAcc | model AUC | baseline BAcc | baseline AUC |")
+    print("|---|---|---|---|---|---|")
+    results = {}
+    for name in (*SUBSETS, "all"):
+        m = np.ones(len(yt), bool) if name == "all" else sub == name
+        rm = evaluate(yt[m], st[m], thr, gt[m], args.n_boot)
+        rb = evaluate(yt[m], bt[m], base_thr, gt[m], args.n_boot)
+        results[name] = {"model": rm, "baseline": rb}
+        print(
+            f"| {name} | {rm['n']} | {_ci_str(rm['bacc'], rm['bacc_ci'])} | {_ci_str(rm['auc'], rm['auc_ci'])} "
+            f"| {_ci_str(rb['bacc'], rb['bacc_ci'])} | {_ci_str(rb['auc'], rb['auc_ci'])} |"
+        )
+    print("\n| feature | coefficient (per SD) |")
+    print("|---|---|")
+    for n_, c in sorted(zip(FEATURE_NAMES, w), key=lambda x: -abs(x[1])):
+        print(f"| {n_} | {c:+.3f} |")
+    print(f"\nintercept {b:+.3f}; fit {t_fit:.1f}s, total {time.perf_counter() - t0:.1f}s; model written to {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
