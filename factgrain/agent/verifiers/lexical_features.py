@@ -294,14 +294,15 @@ def _index(reference: str, window_sentences: int) -> _RefIndex:
 
 
 def _rank(idx: _RefIndex, query: Iterable[str], context: Iterable[str], ctx_weight: float = 0.5) -> list[tuple[float, int]]:
-    q = {t for t in query if t not in STOPWORDS}
-    c = {t for t in context if t not in STOPWORDS} - q
+    # sorted, so float sums (and therefore ties) do not depend on string hashing
+    q = sorted({t for t in query if t not in STOPWORDS})
+    c = sorted({t for t in context if t not in STOPWORDS} - set(q))
     default_idf = math.log(1.0 + len(idx.sent_spans))
     scored = []
     for i, toks in enumerate(idx.win_tokens):
         s = sum(idx.idf.get(t, default_idf) for t in q if t in toks)
         s += ctx_weight * sum(idx.idf.get(t, default_idf) for t in c if t in toks)
-        scored.append((s, i))
+        scored.append((round(s, 9), i))
     scored.sort(key=lambda x: (-x[0], x[1]))
     return scored
 
@@ -451,7 +452,7 @@ def lexical_features(
     sent_neg = bool(set(normalize_tokens(sentence)) & NEGATIONS)
     win_neg = idx.win_neg[best_i] if idx.win_neg else False
 
-    q_all = set(ans_c + q_c + pred_tokens)
+    q_all = sorted(set(ans_c + q_c + pred_tokens))
     default_idf = math.log(1.0 + len(idx.sent_spans))
     total_w = sum(idx.idf.get(t, default_idf) for t in q_all)
     hit_w = sum(idx.idf.get(t, default_idf) for t in q_all if t in best_toks)
