@@ -13,12 +13,14 @@ import warnings
 import pytest
 
 from factgrain.agent.verifiers.nli_model import (
+    ConfigurationError,
+    InputError,
     LabelMappingError,
+    MissingExtraError,
     NLIScore,
     find_entailment_index,
     hypothesis_for_qa,
 )
-from factgrain.errors import ConfigurationError, FactgrainError, InputError, MissingExtraError
 
 WORDS = (
     "the a an cat dog sat on mat laura muir says said something someone ran won race "
@@ -229,7 +231,7 @@ def test_find_entailment_index_unidentifiable(id2label):
     for name in id2label.values():
         assert repr(name) in message
     assert "entailment_label=" in message
-    assert isinstance(info.value, (ValueError, FactgrainError))
+    assert isinstance(info.value, (ValueError, ConfigurationError))
 
 
 # ---------------------------------------------------------------------------
