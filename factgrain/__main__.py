@@ -1,0 +1,5 @@
+import sys
+
+from factgrain.cli import main
+
+sys.exit(main())

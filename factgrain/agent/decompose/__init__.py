@@ -1,0 +1,1 @@
+"""Decomposers, one module per method; see ``base.get_decomposer``."""

@@ -1,0 +1,96 @@
+"""The decomposer interface and its registry (``method=`` names)."""
+
+from __future__ import annotations
+
+import abc
+import asyncio
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from factgrain.backends.base import Backend
+from factgrain.errors import ConfigurationError, FactgrainError
+from factgrain.schemas.spans import Document, Sentence
+from factgrain.schemas.units import Unit
+
+
+class Decomposer(abc.ABC):
+    """Turns a segmented document into units. Subclasses decompose one sentence (or one chunk)."""
+
+    name: ClassVar[str] = "abstract"
+    prompt_names: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self, backend: Backend, **options: Any):
+        self.backend = backend
+        self.options = options
+        self.warnings: list[str] = []
+
+    def prompt_versions(self) -> dict[str, str]:
+        from factgrain.prompts import PROMPTS
+
+        return {n: PROMPTS[n].version for n in self.prompt_names if n in PROMPTS}
+
+    async def decompose(self, doc: Document) -> list[Unit]:
+        """Decompose every sentence concurrently (bounded by the backend's connections)."""
+        sem = asyncio.Semaphore(self.backend.max_connections)
+
+        async def one(sentence: Sentence) -> list[Unit]:
+            async with sem:
+                try:
+                    return await self.decompose_sentence(sentence, doc)
+                except FactgrainError as exc:
+                    # One bad sentence must not lose the others: record and go on.
+                    self.warnings.append(f"sentence {sentence.index}: decomposition failed: {exc}")
+                    return []
+
+        per_sentence = await asyncio.gather(*(one(s) for s in doc.sentences))
+        return [u for units in per_sentence for u in units]
+
+    @abc.abstractmethod
+    async def decompose_sentence(self, sentence: Sentence, doc: Document) -> list[Unit]:
+        ...
+
+
+_DECOMPOSERS: dict[str, Callable[..., Decomposer]] = {}
+
+
+def register_decomposer(name: str) -> Callable[[type[Decomposer]], type[Decomposer]]:
+    def deco(cls: type[Decomposer]) -> type[Decomposer]:
+        _DECOMPOSERS[name] = cls
+        return cls
+
+    return deco
+
+
+def register_decomposer_family(prefix: str, factory: Callable[..., Decomposer]) -> None:
+    """Register ``prefix:<variant>`` methods (e.g. ``claims:factscore``) handled by one factory
+    called as ``factory(variant, backend, **options)``."""
+    _DECOMPOSERS[prefix + ":"] = factory
+
+
+def available_methods() -> list[str]:
+    _load_builtin()
+    return sorted(_DECOMPOSERS)
+
+
+def _load_builtin() -> None:
+    # Importing registers them; kept lazy so that importing the package stays cheap.
+    import importlib
+
+    for mod in ("qasem", "triqua", "claims"):
+        try:
+            importlib.import_module(f"factgrain.agent.decompose.{mod}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"factgrain.agent.decompose.{mod}":
+                raise
+
+
+def get_decomposer(method: str, backend: Backend, **options: Any) -> Decomposer:
+    _load_builtin()
+    if method in _DECOMPOSERS:
+        return _DECOMPOSERS[method](backend, **options)
+    if ":" in method:
+        prefix, variant = method.split(":", 1)
+        factory = _DECOMPOSERS.get(prefix + ":")
+        if factory is not None:
+            return factory(variant, backend, **options)
+    raise ConfigurationError(f"unknown method {method!r}; available: {', '.join(available_methods())}")

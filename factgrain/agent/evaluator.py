@@ -1,0 +1,203 @@
+"""The Evaluator runs the stages in one direction: segment -> decompose -> (reflect) ->
+retrieve evidence -> verify -> attribute -> aggregate, and builds the Report."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator, Callable, Iterable
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from factgrain.agent import aggregate as agg
+from factgrain.agent.attribute import classify_errors
+from factgrain.agent.decompose.base import get_decomposer
+from factgrain.agent.inputs import DEFAULT_MAX_CHARS, check_text, joined_reference, normalize_reference
+from factgrain.agent.segment import DEFAULT_CHUNK_OVERLAP, DEFAULT_CHUNK_SIZE, segment
+from factgrain.agent.verifiers.base import Verifier, build_items, verifier_class
+from factgrain.backends import usage as usage_meter
+from factgrain.backends.base import Backend
+from factgrain.backends.registry import get_backend
+from factgrain.errors import ConfigurationError, FactgrainError
+from factgrain.schemas.report import Report, UnitResult
+from factgrain.schemas.units import Component, Unit
+from factgrain.schemas.verdicts import Evidence, UnitVerdict
+
+
+class CheckOptions(BaseModel):
+    """Everything that changes what a check does (besides the backends)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    method: str = "qasem"
+    verifier: str | None = Field(default=None, description="llm | lexical | nli | fused; None = default for the backend")
+    threshold: float = Field(default=0.5, ge=0.0, le=1.0)
+    aggregate: Literal["mean", "min", "harmonic"] = "harmonic"
+    chunk_size: int = Field(default=DEFAULT_CHUNK_SIZE, gt=50)
+    chunk_overlap: int = Field(default=DEFAULT_CHUNK_OVERLAP, ge=0)
+    span_mode: Literal["auto", "enum", "free"] = "auto"
+    reflect: bool = False
+    reflect_rounds: int = Field(default=1, ge=0, le=5)
+    keep_prompts: bool = True
+    max_chars: int = Field(default=DEFAULT_MAX_CHARS, gt=0)
+    retrieval_k: int = Field(default=3, ge=1)
+    retrieval_budget_chars: int = Field(default=6000, gt=0)
+
+
+def default_verifier_name(backend: Backend) -> str:
+    """The bundled 135M model judges support at chance, so with it the calibrated lexical
+    verifier decides (the LLM still decomposes); any other model verifies itself."""
+    from factgrain.agent.verifiers.base import _VERIFIERS
+
+    if backend.provider == "embedded" and backend.model in ("smollm2-135m", "default") and "lexical" in _VERIFIERS:
+        try:
+            verifier_class("lexical")
+            return "lexical"
+        except ConfigurationError:
+            return "llm"
+    return "llm"
+
+
+class Evaluator:
+    """Holds the backends and options; ``acheck`` evaluates one text."""
+
+    def __init__(
+        self,
+        model: str | Backend | None = None,
+        *,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        decomposer_model: str | Backend | None = None,
+        verifier_model: str | Backend | None = None,
+        verifier_options: dict[str, Any] | None = None,
+        decomposer_options: dict[str, Any] | None = None,
+        **options: Any,
+    ):
+        self.options = CheckOptions(**options)
+        self.backend = get_backend(model, base_url=base_url, api_key=api_key)
+        self.decomposer_backend = (
+            get_backend(decomposer_model, base_url=base_url, api_key=api_key) if decomposer_model else self.backend
+        )
+        verifier_backend = get_backend(verifier_model, base_url=base_url, api_key=api_key) if verifier_model else self.backend
+        self.decomposer_options = dict(decomposer_options or {})
+        self.decomposer_options.setdefault("span_mode", self.options.span_mode)
+        vname = self.options.verifier or default_verifier_name(verifier_backend)
+        cls = verifier_class(vname)
+        vopts = dict(verifier_options or {})
+        vopts.setdefault("threshold", self.options.threshold)
+        if vname == "llm":
+            vopts.setdefault("keep_prompts", self.options.keep_prompts)
+        self.verifier: Verifier = cls(verifier_backend, **vopts) if vname in ("llm", "fused") else cls(**vopts)
+        self.verifier_name = vname
+
+    # -- one text -----------------------------------------------------------------------------
+    async def acheck(self, text: str, reference: Any, *, question: str | None = None, id: str | None = None) -> Report:
+        opts = self.options
+        check_text(text, max_chars=opts.max_chars)
+        sources = normalize_reference(reference)
+        if question is not None and not isinstance(question, str):
+            raise ConfigurationError("question must be a string")
+        timings: dict[str, float] = {}
+        warnings: list[str] = []
+        with usage_meter.metering() as usage:
+            t0 = time.perf_counter()
+            doc = segment(text, question=question or None, chunk_size=opts.chunk_size, chunk_overlap=opts.chunk_overlap)
+            decomposer = get_decomposer(opts.method, self.decomposer_backend, **self.decomposer_options)
+            t1 = time.perf_counter()
+            units = await decomposer.decompose(doc)
+            warnings += decomposer.warnings
+            timings["decompose_s"] = time.perf_counter() - t1
+            reflection: list[dict[str, Any]] = []
+            if opts.reflect and opts.reflect_rounds > 0:
+                t2 = time.perf_counter()
+                units, reflection = await self._reflect(units, doc, decomposer)
+                timings["reflect_s"] = time.perf_counter() - t2
+            t3 = time.perf_counter()
+            evidence_for = self._evidence_fn(sources)
+            items = build_items(units, doc, evidence_for)
+            verdicts = await self.verifier.verify_items(items)
+            timings["verify_s"] = time.perf_counter() - t3
+            results = self._results(units, verdicts)
+            classify_errors(results, joined_reference(sources))
+            scores = agg.score(results, threshold=opts.threshold, aggregate=opts.aggregate)
+            timings["total_s"] = time.perf_counter() - t0
+        prompt_versions = {**decomposer.prompt_versions(), **self.verifier.prompt_versions()}
+        return Report(
+            id=id, text=text, question=question, reference=reference if isinstance(reference, str) else sources,
+            method=opts.method, document=doc, results=results, scores=scores, threshold=opts.threshold,
+            backend=self.decomposer_backend.provider, model=self.decomposer_backend.name,
+            verifier=self.verifier.describe(), prompt_versions=prompt_versions, usage=usage,
+            timings=timings, reflection=reflection, warnings=warnings,
+        )
+
+    async def _reflect(self, units: list[Unit], doc: Any, decomposer: Any) -> tuple[list[Unit], list[dict[str, Any]]]:
+        try:
+            from factgrain.agent.reflect import reflect_and_refine
+        except ModuleNotFoundError as exc:  # pragma: no cover - arrives with the reflection stage
+            raise ConfigurationError("reflection is not available in this build") from exc
+        return await reflect_and_refine(units, doc, self.decomposer_backend, rounds=self.options.reflect_rounds,
+                                        method=self.options.method)
+
+    def _evidence_fn(self, sources: list[dict[str, str]]) -> Callable[[Unit, Component, str], list[Evidence]]:
+        text = joined_reference(sources)
+        whole = [Evidence(source_id=sources[0]["id"] if len(sources) == 1 else "*", text=text)]
+        budget = self.options.retrieval_budget_chars
+        if len(sources) == 1 and len(text) <= budget:
+            return lambda unit, comp, sentence: whole
+        try:
+            from factgrain.agent.retrieve import BM25Retriever, pack_passages, normalize_sources
+        except ModuleNotFoundError:  # retrieval not built: verify against everything
+            return lambda unit, comp, sentence: whole
+        passages = pack_passages(normalize_sources(sources))
+        retriever = BM25Retriever(passages)
+        k = self.options.retrieval_k
+
+        def pick(unit: Unit, comp: Component, sentence: str) -> list[Evidence]:
+            hits = retriever.search(f"{comp.statement} {sentence}", k=k)
+            hits = sorted(hits, key=lambda h: (h.passage.source_id, h.passage.start))
+            return [Evidence(source_id=h.passage.source_id, passage_index=h.passage.index, start=h.passage.start,
+                             end=h.passage.end, text=h.passage.text, score=float(h.score)) for h in hits] or whole
+
+        return pick
+
+    @staticmethod
+    def _results(units: list[Unit], verdicts: list[UnitVerdict]) -> list[UnitResult]:
+        by_unit: dict[str, list[UnitVerdict]] = {}
+        for v in verdicts:
+            by_unit.setdefault(v.unit_id, []).append(v)
+        results = []
+        for u in units:
+            vs = by_unit.get(u.id, [])
+            status, failing = agg.unit_status(u, vs)
+            results.append(UnitResult(unit=u, verdicts=vs, status=status, failing_components=failing))
+        return results
+
+    # -- many texts ---------------------------------------------------------------------------
+    async def acheck_stream(self, items: Iterable[dict[str, Any]], *, concurrency: int = 4) -> AsyncIterator[tuple[int, Report | FactgrainError]]:
+        """Yield ``(index, report or error)`` as each item finishes; a bad item never stops the rest."""
+        sem = asyncio.Semaphore(concurrency)
+
+        async def one(i: int, item: dict[str, Any]) -> tuple[int, Report | FactgrainError]:
+            async with sem:
+                try:
+                    return i, await self.acheck(item.get("text"), item.get("reference"),
+                                                question=item.get("question"), id=item.get("id"))
+                except FactgrainError as exc:
+                    return i, exc
+
+        tasks = [asyncio.ensure_future(one(i, it)) for i, it in enumerate(items)]
+        for fut in asyncio.as_completed(tasks):
+            yield await fut
+
+
+def run_sync(coro: Any) -> Any:
+    """Run a coroutine from sync code, also when an event loop is already running (notebooks)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coro)
+    import concurrent.futures
+
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()

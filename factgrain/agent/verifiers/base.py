@@ -1,0 +1,112 @@
+"""The verifier interface: P(supported) for every component of every unit."""
+
+from __future__ import annotations
+
+import abc
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from factgrain.errors import ConfigurationError, FactgrainError
+from factgrain.schemas.spans import Document
+from factgrain.schemas.units import Component, Unit
+from factgrain.schemas.verdicts import Evidence, UnitVerdict
+
+
+@dataclass
+class VerifyItem:
+    """One thing to verify: a component of a unit, with its sentence and chosen evidence."""
+
+    unit: Unit
+    component: Component
+    sentence: str
+    evidence: list[Evidence]
+
+    @property
+    def evidence_text(self) -> str:
+        if len(self.evidence) == 1:
+            return self.evidence[0].text
+        return "\n\n".join(f"[source {e.source_id}] {e.text}" for e in self.evidence)
+
+
+EvidenceFn = Callable[[Unit, Component, str], list[Evidence]]
+
+
+class Verifier(abc.ABC):
+    """Subclasses implement :meth:`verify_item`; batching verifiers may override :meth:`verify_items`."""
+
+    name: ClassVar[str] = "abstract"
+    prompt_names: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self, *, threshold: float = 0.5, max_connections: int = 4, **options: Any):
+        if not 0.0 <= threshold <= 1.0:
+            raise ConfigurationError(f"threshold must be in [0, 1], got {threshold}")
+        self.threshold = threshold
+        self.max_connections = max_connections
+        self.options = options
+
+    def describe(self) -> str:
+        return self.name
+
+    def prompt_versions(self) -> dict[str, str]:
+        from factgrain.prompts import PROMPTS
+
+        return {n: PROMPTS[n].version for n in self.prompt_names if n in PROMPTS}
+
+    def label(self, probability: float) -> str:
+        return "supported" if probability >= self.threshold else "unsupported"
+
+    async def verify_items(self, items: list[VerifyItem]) -> list[UnitVerdict]:
+        sem = asyncio.Semaphore(self.max_connections)
+
+        async def one(item: VerifyItem) -> UnitVerdict:
+            async with sem:
+                try:
+                    return await self.verify_item(item)
+                except FactgrainError as exc:
+                    # A failed call is its own status, never a verdict.
+                    return UnitVerdict.unscored_because(item.unit.id, item.component.name, str(exc),
+                                                        verifier=self.name)
+
+        return list(await asyncio.gather(*(one(i) for i in items)))
+
+    @abc.abstractmethod
+    async def verify_item(self, item: VerifyItem) -> UnitVerdict:
+        ...
+
+
+def build_items(units: list[Unit], doc: Document, evidence_for: EvidenceFn) -> list[VerifyItem]:
+    items = []
+    for unit in units:
+        sentence = doc.sentences[unit.sentence_index].text if unit.sentence_index < len(doc.sentences) else ""
+        for comp in unit.components():
+            items.append(VerifyItem(unit, comp, sentence, evidence_for(unit, comp, sentence)))
+    return items
+
+
+_VERIFIERS: dict[str, str] = {
+    "llm": "factgrain.agent.verifiers.llm:LLMVerifier",
+    "lexical": "factgrain.agent.verifiers.lexical:LexicalVerifier",
+    "nli": "factgrain.agent.verifiers.nli:NLIVerifier",
+    "fused": "factgrain.agent.verifiers.fused:FusedVerifier",
+}
+
+
+def register_verifier(name: str, target: str) -> None:
+    _VERIFIERS[name] = target
+
+
+def verifier_class(name: str) -> type[Verifier]:
+    import importlib
+
+    if name not in _VERIFIERS:
+        raise ConfigurationError(f"unknown verifier {name!r}; available: {', '.join(sorted(_VERIFIERS))}")
+    module, cls = _VERIFIERS[name].split(":")
+    try:
+        mod = importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        if exc.name == module:
+            raise ConfigurationError(f"verifier {name!r} is not available in this build") from None
+        raise
+    return getattr(mod, cls)

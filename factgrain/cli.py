@@ -1,0 +1,46 @@
+"""The ``factgrain`` command. Subcommands live in ``factgrain.commands``, one module each."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from factgrain._version import __version__
+from factgrain.commands import COMMANDS
+from factgrain.errors import FactgrainError
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="factgrain", description="Find where a generated text is not supported by its sources.")
+    parser.add_argument("--version", action="version", version=f"factgrain {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMANDS:
+        try:
+            module = importlib.import_module(f"factgrain.commands.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"factgrain.commands.{name}":
+                continue  # not part of this build
+            raise
+        module.add_parser(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.func(args) or 0)
+    except FactgrainError as exc:
+        print(f"factgrain: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("factgrain: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,117 @@
+"""``factgrain check``: evaluate one text against its reference."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from factgrain.commands.io import read_source
+from factgrain.errors import InputError
+
+
+def add_model_args(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("backend")
+    g.add_argument("--model", help="provider/model, e.g. embedded/smollm2-135m (default), openai/gpt-4o-mini, vllm/<name>, nli/<dir>")
+    g.add_argument("--base-url", help="OpenAI-compatible base URL (else FACTGRAIN_BASE_URL / OPENAI_BASE_URL)")
+    g.add_argument("--api-key", help="API key (else FACTGRAIN_API_KEY / OPENAI_API_KEY)")
+    g.add_argument("--decomposer-model", help="a separate provider/model for decomposition")
+    g.add_argument("--verifier", choices=["llm", "lexical", "nli", "fused"], help="verifier (default: lexical with the bundled model, llm otherwise)")
+
+
+def add_method_args(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("method")
+    g.add_argument("--method", default="qasem", help="qasem (default), triqua, claims:factscore|veriscore|wice|n=5|none, none")
+    g.add_argument("--threshold", type=float, default=0.5, help="P(supported) at or above which a unit is supported")
+    g.add_argument("--aggregate", choices=["mean", "min", "harmonic"], default="harmonic")
+    g.add_argument("--reflect", action=argparse.BooleanOptionalAction, default=False, help="reflect on and refine the decomposition")
+    g.add_argument("--reflect-rounds", type=int, default=1)
+    g.add_argument("--chunk-size", type=int, default=2000, help="characters per chunk for long texts")
+    g.add_argument("--chunk-overlap", type=int, default=0)
+    g.add_argument("--max-chars", type=int, default=200_000, help="refuse texts longer than this")
+
+
+def evaluator_kwargs(args: argparse.Namespace) -> dict:
+    kw = dict(
+        base_url=args.base_url, api_key=args.api_key, decomposer_model=args.decomposer_model,
+        method=args.method, threshold=args.threshold, aggregate=args.aggregate, reflect=args.reflect,
+        reflect_rounds=args.reflect_rounds, chunk_size=args.chunk_size, chunk_overlap=args.chunk_overlap,
+        max_chars=args.max_chars,
+    )
+    if args.verifier:
+        kw["verifier"] = args.verifier
+    return kw
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("check", help="check a text against its reference", description=__doc__)
+    p.add_argument("text", nargs="?", help="file with the text to check ('-' for stdin)")
+    p.add_argument("reference", nargs="?", help="file with the reference (or use --reference)")
+    p.add_argument("--reference", dest="reference_opt", action="append", metavar="FILE",
+                   help="reference file; repeat for several sources")
+    p.add_argument("--example", help="use a bundled example instead of files (e.g. measles)")
+    p.add_argument("--question", help="the question the text answers (question-aware prompts)")
+    add_model_args(p)
+    add_method_args(p)
+    p.add_argument("--format", choices=["table", "json", "markdown", "html"], default="table")
+    p.add_argument("--output", "-o", help="write the report here instead of standard output")
+    p.set_defaults(func=run)
+
+
+def _inputs(args: argparse.Namespace) -> tuple[str, object, str | None]:
+    if args.example:
+        from factgrain import examples
+
+        ex = examples.load(args.example)
+        return ex["text"], ex["reference"], args.question or ex.get("question")
+    if not args.text:
+        raise InputError("give a text file (or '-' for stdin) and a reference file, or --example NAME")
+    refs = list(args.reference_opt or []) + ([args.reference] if args.reference else [])
+    if not refs:
+        raise InputError("no reference: give it as the second argument or with --reference FILE")
+    if args.text == "-" and "-" in refs:
+        raise InputError("only one of text and reference can come from standard input")
+    text = read_source(args.text, "text")
+    sources = [read_source(r, "reference") for r in refs]
+    reference: object = sources[0] if len(sources) == 1 else [{"id": Path(r).name, "text": t} for r, t in zip(refs, sources)]
+    return text, reference, args.question
+
+
+def emit(report, fmt: str, output: str | None) -> None:
+    if fmt == "json":
+        out = report.to_json()
+    elif fmt == "markdown":
+        out = report.to_markdown()
+    elif fmt == "html":
+        out = report.to_html()
+    else:
+        if output:
+            from factgrain.render.table import table_text
+
+            out = table_text(report)
+        else:
+            from factgrain.render.table import print_table
+
+            print_table(report)
+            return
+    if output:
+        Path(output).write_text(out, encoding="utf-8")
+        print(f"report written to {output}", file=sys.stderr)
+    else:
+        sys.stdout.write(out if out.endswith("\n") else out + "\n")
+
+
+def run(args: argparse.Namespace) -> int:
+    from factgrain.agent.evaluator import Evaluator, run_sync
+    from factgrain.progress import spinner
+
+    from factgrain.agent.inputs import check_text, normalize_reference
+
+    text, reference, question = _inputs(args)
+    check_text(text, max_chars=args.max_chars)  # bad input fails before any model starts
+    normalize_reference(reference)
+    with spinner("checking"):
+        evaluator = Evaluator(args.model, **evaluator_kwargs(args))
+        report = run_sync(evaluator.acheck(text, reference, question=question))
+    emit(report, args.format, args.output)
+    return 0

@@ -1,0 +1,1 @@
+"""Renderings of a Report: terminal table, Markdown, HTML (JSON is ``Report.to_json``)."""

@@ -1,0 +1,102 @@
+"""The report: everything one check produced, JSON-serialisable."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from factgrain.schemas.spans import Document
+from factgrain.schemas.units import Unit
+from factgrain.schemas.verdicts import UnitVerdict, VerdictStatus
+
+SCHEMA_VERSION = "1.0"
+
+
+class Usage(BaseModel):
+    calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cached_tokens: int = 0
+    cache_hits: int = 0
+
+    def add(self, other: "Usage") -> None:
+        for name in type(self).model_fields:
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+
+class Scores(BaseModel):
+    """Aggregate scores. ``consistency`` is ``None`` when no unit could be scored (never a silent
+    0 or 1); ``status`` says why."""
+
+    status: str = Field(description="'ok', 'no_units' or 'no_scored_units'")
+    consistency: float | None = None
+    units: int = 0
+    scored_units: int = 0
+    supported_units: int = 0
+    unsupported_units: int = 0
+    unscored_units: int = 0
+    triqua: float | None = None
+    aggregate: dict[str, float | None] = Field(default_factory=dict)
+    label: str | None = Field(default=None, description="'supported' / 'unsupported' from the aggregate")
+
+
+class UnitResult(BaseModel):
+    """One unit with its verdicts and the resulting status."""
+
+    unit: Unit
+    verdicts: list[UnitVerdict]
+    status: str = Field(description="'supported', 'unsupported', 'partial' or 'unscored'")
+    failing_components: list[str] = Field(default_factory=list)
+
+    @property
+    def probability(self) -> float | None:
+        probs = [v.probability for v in self.verdicts if v.status is VerdictStatus.scored and v.probability is not None]
+        return min(probs) if probs else None
+
+
+class Report(BaseModel):
+    """The result of one check."""
+
+    schema_version: str = SCHEMA_VERSION
+    id: str | None = None
+    text: str
+    question: str | None = None
+    reference: str | list[dict[str, str]]
+    method: str
+    document: Document
+    results: list[UnitResult]
+    scores: Scores
+    threshold: float = 0.5
+    backend: str
+    model: str
+    verifier: str
+    prompt_versions: dict[str, str] = Field(default_factory=dict)
+    usage: Usage = Field(default_factory=Usage)
+    timings: dict[str, float] = Field(default_factory=dict)
+    reflection: list[dict[str, Any]] = Field(default_factory=list)
+    warnings: list[str] = Field(default_factory=list)
+
+    @property
+    def units(self) -> list[Unit]:
+        return [r.unit for r in self.results]
+
+    @property
+    def verdicts(self) -> list[UnitVerdict]:
+        return [v for r in self.results for v in r.verdicts]
+
+    def unsupported(self) -> list[UnitResult]:
+        return [r for r in self.results if r.status in ("unsupported", "partial")]
+
+    def to_json(self, **kw: Any) -> str:
+        return self.model_dump_json(indent=kw.pop("indent", 2), **kw)
+
+    def to_markdown(self) -> str:
+        from factgrain.render.markdown import render_markdown
+
+        return render_markdown(self)
+
+    def to_html(self) -> str:
+        from factgrain.render.html import render_html
+
+        return render_html(self)

