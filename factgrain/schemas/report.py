@@ -6,6 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from factgrain.schemas.reflection import ReflectionRound
 from factgrain.schemas.spans import Document
 from factgrain.schemas.units import Unit
 from factgrain.schemas.verdicts import UnitVerdict, VerdictStatus
@@ -36,6 +37,7 @@ class Scores(BaseModel):
     supported_units: int = 0
     unsupported_units: int = 0
     unscored_units: int = 0
+    failed_sentences: int = Field(default=0, description="sentences whose decomposition failed (no units, see warnings)")
     triqua: float | None = None
     aggregate: dict[str, float | None] = Field(default_factory=dict)
     label: str | None = Field(default=None, description="'supported' / 'unsupported' from the aggregate")
@@ -74,7 +76,7 @@ class Report(BaseModel):
     prompt_versions: dict[str, str] = Field(default_factory=dict)
     usage: Usage = Field(default_factory=Usage)
     timings: dict[str, float] = Field(default_factory=dict)
-    reflection: list[dict[str, Any]] = Field(default_factory=list)
+    reflection: list[ReflectionRound] = Field(default_factory=list)
     warnings: list[str] = Field(default_factory=list)
 
     @property
