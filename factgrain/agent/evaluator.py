@@ -43,6 +43,8 @@ class CheckOptions(BaseModel):
     max_chars: int = Field(default=DEFAULT_MAX_CHARS, gt=0)
     retrieval_k: int = Field(default=3, ge=1)
     retrieval_budget_chars: int = Field(default=6000, gt=0)
+    cache: bool = Field(default=False, description="answer repeated LLM calls from the disk cache")
+    cache_dir: str | None = Field(default=None, description="cache directory; None = FACTGRAIN_CACHE_DIR or ~/.cache/factgrain")
 
 
 def default_verifier_name(backend: Backend) -> str:
@@ -59,6 +61,18 @@ def default_verifier_name(backend: Backend) -> str:
     return "llm"
 
 
+def _cached(backends: list[Backend], directory: str | None) -> list[Backend]:
+    """Wrap each distinct backend once, all sharing one cache file."""
+    from factgrain.backends.cache import CachedBackend, CallCache
+
+    store = CallCache(directory)
+    wrapped: dict[int, Backend] = {}
+    for b in backends:
+        if id(b) not in wrapped:
+            wrapped[id(b)] = CachedBackend(b, store)
+    return [wrapped[id(b)] for b in backends]
+
+
 class Evaluator:
     """Holds the backends and options; ``acheck`` evaluates one text."""
 
@@ -70,16 +84,23 @@ class Evaluator:
         api_key: str | None = None,
         decomposer_model: str | Backend | None = None,
         verifier_model: str | Backend | None = None,
+        reflector_model: str | Backend | None = None,
         verifier_options: dict[str, Any] | None = None,
         decomposer_options: dict[str, Any] | None = None,
         **options: Any,
     ):
-        self.options = CheckOptions(**options)
-        self.backend = get_backend(model, base_url=base_url, api_key=api_key)
-        self.decomposer_backend = (
-            get_backend(decomposer_model, base_url=base_url, api_key=api_key) if decomposer_model else self.backend
-        )
-        verifier_backend = get_backend(verifier_model, base_url=base_url, api_key=api_key) if verifier_model else self.backend
+        from factgrain.config import load_config  # arguments > FACTGRAIN_* env > factgrain.toml / pyproject
+
+        self.config = load_config(model=model, base_url=base_url, api_key=api_key, decomposer_model=decomposer_model,
+                                  verifier_model=verifier_model, reflector_model=reflector_model, check=options)
+        self.options = CheckOptions(**self.config.check)
+        roles = self.config.backends()
+        self.backend, self.decomposer_backend, verifier_backend = roles["main"], roles["decomposer"], roles["verifier"]
+        if self.options.cache:
+            self.backend, self.decomposer_backend, verifier_backend = _cached(
+                [self.backend, self.decomposer_backend, verifier_backend], self.options.cache_dir)
+        self.reflector_backend = (self.decomposer_backend if roles["reflector"] is roles["decomposer"]
+                                  else roles["reflector"])
         self.decomposer_options = dict(decomposer_options or {})
         self.decomposer_options.setdefault("span_mode", self.options.span_mode)
         vname = self.options.verifier or default_verifier_name(verifier_backend)
@@ -117,10 +138,13 @@ class Evaluator:
             evidence_for = self._evidence_fn(sources)
             items = build_items(units, doc, evidence_for)
             verdicts = await self.verifier.verify_items(items)
+            if any(v.hard_answer_only for v in verdicts):
+                warnings.append("the verifier's backend returned no logprobs: probabilities are hard Yes/No answers (0 or 1)")
             timings["verify_s"] = time.perf_counter() - t3
             results = self._results(units, verdicts)
             classify_errors(results, joined_reference(sources))
             scores = agg.score(results, threshold=opts.threshold, aggregate=opts.aggregate)
+            scores.failed_sentences = len(getattr(decomposer, "failed_sentences", []))
             timings["total_s"] = time.perf_counter() - t0
         prompt_versions = {**decomposer.prompt_versions(), **self.verifier.prompt_versions()}
         return Report(
@@ -136,7 +160,7 @@ class Evaluator:
             from factgrain.agent.reflect import reflect_and_refine
         except ModuleNotFoundError as exc:  # pragma: no cover - arrives with the reflection stage
             raise ConfigurationError("reflection is not available in this build") from exc
-        return await reflect_and_refine(units, doc, self.decomposer_backend, rounds=self.options.reflect_rounds,
+        return await reflect_and_refine(units, doc, self.reflector_backend, rounds=self.options.reflect_rounds,
                                         method=self.options.method)
 
     def _evidence_fn(self, sources: list[dict[str, str]]) -> Callable[[Unit, Component, str], list[Evidence]]:

@@ -70,5 +70,10 @@ class Backend(abc.ABC):
         """Completion parsed into ``response_model``; validators see ``context`` and failures
         are re-asked up to ``max_retries`` times, then :class:`StructuredOutputError`."""
 
+    def cache_identity(self) -> dict[str, Any]:
+        """What names this backend in a call-cache key: whatever changes its replies for the same
+        request, never a secret. Subclasses add their endpoint."""
+        return {"provider": self.provider, "model": self.model}
+
     async def aclose(self) -> None:  # noqa: B027 - optional hook
         """Release connections; the default has nothing to release."""

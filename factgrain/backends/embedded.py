@@ -102,3 +102,8 @@ class EmbeddedBackend(LlamaCppBackend):
         kwargs.setdefault("max_connections", n_parallel)
         super().__init__(model or DEFAULT_MODEL_NAME, base_url=base + "/v1", api_key="embedded", **kwargs)
         self.server_url = base
+
+    def cache_identity(self) -> dict[str, Any]:
+        # The port changes every run; the model file is what decides the replies.
+        st = self.model_path.stat()
+        return {"provider": self.provider, "model": self.model, "file": self.model_path.name, "bytes": st.st_size}

@@ -5,17 +5,24 @@ from __future__ import annotations
 import json
 import os
 from typing import Any, ClassVar
+from urllib.parse import urlsplit
 
 import instructor
 import openai
 try:
-    from instructor.core.exceptions import InstructorRetryException
+    from instructor.core.exceptions import IncompleteOutputException, InstructorRetryException
 except ImportError:  # instructor < 1.11
-    from instructor.exceptions import InstructorRetryException  # type: ignore[no-redef]
+    from instructor.exceptions import IncompleteOutputException, InstructorRetryException  # type: ignore[no-redef]
 
 from factgrain.backends import usage as usage_meter
 from factgrain.backends.base import Backend, ChatResult, M, Messages
-from factgrain.backends.retry import RetryPolicy, describe_failure
+from factgrain.backends.retry import (
+    TRANSPORT_ERRORS,
+    ReplyTruncated,
+    RetryPolicy,
+    describe_failure,
+    redact_in_logs,
+)
 from factgrain.errors import BackendError, ConfigurationError, StructuredOutputError
 from factgrain.schemas.report import Usage
 
@@ -69,6 +76,8 @@ class OpenAICompatBackend(Backend):
                 "base_url=, or set FACTGRAIN_BASE_URL (or OPENAI_BASE_URL) and FACTGRAIN_API_KEY"
             )
         self.retry = retry or RetryPolicy()
+        if key:
+            redact_in_logs(key)  # client libraries log server error bodies, which may echo the key
         # Retries are ours (tenacity), so the client's own are off.
         self._client = openai.AsyncOpenAI(
             base_url=self.base_url,
@@ -85,6 +94,13 @@ class OpenAICompatBackend(Backend):
     def choice_constraint(self, choices: list[str]) -> dict[str, Any]:
         """Server-specific request fields that restrict the reply to ``choices``."""
         return {}
+
+    def cache_identity(self) -> dict[str, Any]:
+        # The endpoint without credentials or query: user:password@ and ?key= never reach a cache key.
+        url = urlsplit(self.base_url or "")
+        host = url.hostname or ""
+        endpoint = f"{url.scheme}://{host}{':' + str(url.port) if url.port else ''}{url.path.rstrip('/')}" if host else ""
+        return {**super().cache_identity(), "endpoint": endpoint}
 
     async def chat(
         self,
@@ -109,7 +125,7 @@ class OpenAICompatBackend(Backend):
                 with attempt:
                     attempts += 1
                     completion = await self._client.chat.completions.create(**kwargs)
-        except openai.OpenAIError as exc:
+        except TRANSPORT_ERRORS as exc:
             raise describe_failure(exc, attempts) from None
         return self._to_result(completion)
 
@@ -144,38 +160,71 @@ class OpenAICompatBackend(Backend):
         max_tokens: int = 1024,
     ) -> tuple[M, ChatResult]:
         attempts = 0
+        budget = max_tokens
+        truncations = 0
         try:
             async for attempt in self.retry.retrying():
                 with attempt:
                     attempts += 1
-                    obj, completion = await self._instructor.chat.completions.create_with_completion(
-                        model=self.model,
-                        messages=messages,
-                        response_model=response_model,
-                        max_retries=max_retries,
-                        context=context,
-                        max_tokens=max_tokens,
-                        temperature=0.0,
-                    )
+                    try:
+                        obj, completion = await self._instructor.chat.completions.create_with_completion(
+                            model=self.model,
+                            messages=messages,
+                            response_model=response_model,
+                            max_retries=max_retries,
+                            context=context,
+                            max_tokens=budget,
+                            temperature=0.0,
+                        )
+                    except InstructorRetryException as exc:
+                        # instructor wraps transport faults too; hand those back to our retry policy.
+                        if isinstance(exc.__cause__, openai.OpenAIError):
+                            raise exc.__cause__ from None
+                        raise
+                    except IncompleteOutputException as exc:
+                        # The reply hit max_tokens: one more try with twice the budget, then give up.
+                        truncations += 1
+                        if truncations > 1:
+                            raise StructuredOutputError(
+                                f"no complete {response_model.__name__} from {self.name}: the reply was cut off "
+                                f"at max_tokens={budget} (finish_reason=length)",
+                                attempts=truncations, last_completion=_content(exc.last_completion),
+                            ) from None
+                        budget *= 2
+                        raise ReplyTruncated() from None
         except InstructorRetryException as exc:
-            last = exc.last_completion
-            text = None
-            try:
-                text = last.choices[0].message.content  # type: ignore[union-attr]
-            except Exception:  # noqa: BLE001 - best effort to keep the raw reply
-                text = str(last) if last is not None else None
             raise StructuredOutputError(
-                f"no valid {response_model.__name__} from {self.name}",
+                f"no valid {response_model.__name__} from {self.name}: {_first_line(exc)}",
                 attempts=exc.n_attempts,
-                last_completion=text,
+                last_completion=_content(exc.last_completion),
             ) from None
-        except openai.OpenAIError as exc:
+        except ReplyTruncated:  # the policy allowed no second try
+            raise StructuredOutputError(
+                f"no complete {response_model.__name__} from {self.name}: the reply was cut off at "
+                f"max_tokens={max_tokens} (finish_reason=length)", attempts=attempts, last_completion=None,
+            ) from None
+        except TRANSPORT_ERRORS as exc:
             raise describe_failure(exc, attempts) from None
         u = usage_from(completion)
         usage_meter.record(u)
         raw = completion.choices[0].message.content if completion.choices else ""
         return obj, ChatResult(text=raw or json.dumps(obj.model_dump()), usage=u,
                                finish_reason=completion.choices[0].finish_reason if completion.choices else None)
+
+
+def _content(completion: Any) -> str | None:
+    if completion is None:
+        return None
+    try:
+        return completion.choices[0].message.content
+    except Exception:  # noqa: BLE001 - best effort to keep the raw reply
+        return str(completion)
+
+
+def _first_line(exc: BaseException) -> str:
+    cause = exc.__cause__ or exc  # instructor's own text is a dump of every attempt
+    text = str(cause).strip().splitlines()
+    return text[0][:200] if text else type(exc).__name__
 
 
 class VLLMBackend(OpenAICompatBackend):

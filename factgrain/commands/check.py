@@ -31,6 +31,13 @@ def add_method_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("--max-chars", type=int, default=200_000, help="refuse texts longer than this")
 
 
+def add_cache_args(p: argparse.ArgumentParser, *, default: bool) -> None:
+    g = p.add_argument_group("cache")
+    g.add_argument("--cache", action=argparse.BooleanOptionalAction, default=default,
+                   help="answer repeated LLM calls from a disk cache (default: %(default)s)")
+    g.add_argument("--cache-dir", help="cache directory (else FACTGRAIN_CACHE_DIR or ~/.cache/factgrain)")
+
+
 def evaluator_kwargs(args: argparse.Namespace) -> dict:
     kw = dict(
         base_url=args.base_url, api_key=args.api_key, decomposer_model=args.decomposer_model,
@@ -40,6 +47,8 @@ def evaluator_kwargs(args: argparse.Namespace) -> dict:
     )
     if args.verifier:
         kw["verifier"] = args.verifier
+    if getattr(args, "cache", None) is not None:
+        kw.update(cache=args.cache, cache_dir=getattr(args, "cache_dir", None))
     return kw
 
 
@@ -53,6 +62,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--question", help="the question the text answers (question-aware prompts)")
     add_model_args(p)
     add_method_args(p)
+    add_cache_args(p, default=False)
     p.add_argument("--format", choices=["table", "json", "markdown", "html"], default="table")
     p.add_argument("--output", "-o", help="write the report here instead of standard output")
     p.set_defaults(func=run)
