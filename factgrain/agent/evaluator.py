@@ -96,11 +96,12 @@ class Evaluator:
         self.options = CheckOptions(**self.config.check)
         roles = self.config.backends()
         self.backend, self.decomposer_backend, verifier_backend = roles["main"], roles["decomposer"], roles["verifier"]
+        reflector_backend = roles["reflector"]
         if self.options.cache:
-            self.backend, self.decomposer_backend, verifier_backend = _cached(
-                [self.backend, self.decomposer_backend, verifier_backend], self.options.cache_dir)
+            self.backend, self.decomposer_backend, verifier_backend, reflector_backend = _cached(
+                [self.backend, self.decomposer_backend, verifier_backend, reflector_backend], self.options.cache_dir)
         self.reflector_backend = (self.decomposer_backend if roles["reflector"] is roles["decomposer"]
-                                  else roles["reflector"])
+                                  else reflector_backend)
         self.decomposer_options = dict(decomposer_options or {})
         self.decomposer_options.setdefault("span_mode", self.options.span_mode)
         vname = self.options.verifier or default_verifier_name(verifier_backend)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import atexit
+import hashlib
 import importlib.util
 import os
 import threading
@@ -17,6 +18,8 @@ DEFAULT_MODEL_NAME = "smollm2-135m"
 _SMOLLM_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 
 _servers: dict[tuple, Any] = {}
+# How much of a prompt's opening decides its slot: past the shared system text, into the reference.
+PREFIX_CHARS = 4096
 _lock = threading.Lock()
 
 
@@ -76,6 +79,14 @@ def shutdown_all() -> None:
 atexit.register(shutdown_all)
 
 
+def prefix_slot(messages: list[dict[str, str]], n_slots: int, chars: int = PREFIX_CHARS) -> int:
+    """The server slot for a prompt, from a hash of its opening (system text + the start of the
+    first user message). Prompts that open with the same reference land on the slot whose KV cache
+    already holds it, instead of every slot computing the reference once."""
+    head = "".join(f"{m.get('role')}:{m.get('content', '')}" for m in messages[:2])[:chars]
+    return int.from_bytes(hashlib.blake2b(head.encode("utf-8"), digest_size=4).digest(), "big") % n_slots
+
+
 class EmbeddedBackend(LlamaCppBackend):
     """In-process llama.cpp. ``model`` is ``smollm2-135m`` (bundled) or a path to a GGUF file."""
 
@@ -88,6 +99,7 @@ class EmbeddedBackend(LlamaCppBackend):
         n_ctx: int | None = None,
         n_parallel: int | None = None,
         threads: int | None = None,
+        route_slots: bool | None = None,
         **kwargs: Any,
     ):
         path = resolve_model_path(model)
@@ -102,6 +114,17 @@ class EmbeddedBackend(LlamaCppBackend):
         kwargs.setdefault("max_connections", n_parallel)
         super().__init__(model or DEFAULT_MODEL_NAME, base_url=base + "/v1", api_key="embedded", **kwargs)
         self.server_url = base
+        self.n_slots = n_parallel
+        self.threads = threads
+        if route_slots is None:
+            route_slots = os.environ.get("FACTGRAIN_EMBEDDED_ROUTING", "1") != "0"
+        self.route_slots = route_slots
+
+    def request_extras(self, messages: list[dict[str, str]]) -> dict[str, Any]:
+        extra = super().request_extras(messages)
+        if self.route_slots and self.n_slots > 1 and "id_slot" not in extra:
+            extra["id_slot"] = prefix_slot(messages, self.n_slots)
+        return extra
 
     def cache_identity(self) -> dict[str, Any]:
         # The port changes every run; the model file is what decides the replies.
