@@ -87,6 +87,8 @@ class OpenAICompatBackend(Backend):
             http_client=http_client,
         )
         self._instructor = instructor.from_openai(self._client, mode=instructor.Mode.JSON_SCHEMA)
+        # Server-specific request fields sent with every call (e.g. llama.cpp's cache_prompt).
+        self.extra_body: dict[str, Any] = {}
 
     def __repr__(self) -> str:  # never shows the key
         return f"{type(self).__name__}(model={self.model!r}, base_url={self.base_url!r})"
@@ -94,6 +96,10 @@ class OpenAICompatBackend(Backend):
     def choice_constraint(self, choices: list[str]) -> dict[str, Any]:
         """Server-specific request fields that restrict the reply to ``choices``."""
         return {}
+
+    def request_extras(self, messages: Messages) -> dict[str, Any]:
+        """Extra request fields for this call; subclasses route to a server slot here."""
+        return dict(self.extra_body)
 
     def cache_identity(self) -> dict[str, Any]:
         # The endpoint without credentials or query: user:password@ and ?key= never reach a cache key.
@@ -115,10 +121,9 @@ class OpenAICompatBackend(Backend):
                                   "temperature": temperature}
         if top_logprobs and self.supports_logprobs:
             kwargs.update(logprobs=True, top_logprobs=top_logprobs)
-        if choices:
-            extra = self.choice_constraint(choices)
-            if extra:
-                kwargs["extra_body"] = extra
+        extra = {**self.request_extras(messages), **(self.choice_constraint(choices) if choices else {})}
+        if extra:
+            kwargs["extra_body"] = extra
         attempts = 0
         try:
             async for attempt in self.retry.retrying():
@@ -161,6 +166,8 @@ class OpenAICompatBackend(Backend):
     ) -> tuple[M, ChatResult]:
         attempts = 0
         budget = max_tokens
+        extra = self.request_extras(messages)
+        more: dict[str, Any] = {"extra_body": extra} if extra else {}
         truncations = 0
         try:
             async for attempt in self.retry.retrying():
@@ -175,6 +182,7 @@ class OpenAICompatBackend(Backend):
                             context=context,
                             max_tokens=budget,
                             temperature=0.0,
+                            **more,
                         )
                     except InstructorRetryException as exc:
                         # instructor wraps transport faults too; hand those back to our retry policy.
