@@ -146,6 +146,7 @@ class Evaluator:
             classify_errors(results, joined_reference(sources))
             scores = agg.score(results, threshold=opts.threshold, aggregate=opts.aggregate)
             scores.failed_sentences = len(getattr(decomposer, "failed_sentences", []))
+            scores.failed_sentences = len(getattr(decomposer, "failed_sentences", []))
             timings["total_s"] = time.perf_counter() - t0
         prompt_versions = {**decomposer.prompt_versions(), **self.verifier.prompt_versions()}
         return Report(

@@ -2,19 +2,32 @@
 
 from __future__ import annotations
 
+import json
+import logging
 import random
+import time
 from dataclasses import dataclass
+from email.utils import parsedate_to_datetime
 
 import openai
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt
 
 from factgrain.errors import BackendError
 
+
+class ReplyTruncated(Exception):
+    """A structured reply hit max_tokens; asked again at once with a larger budget."""
+
+
 RETRYABLE = (
     openai.APIConnectionError,  # includes APITimeoutError and connection resets
     openai.RateLimitError,
     openai.InternalServerError,
+    json.JSONDecodeError,  # a 200 whose body is not JSON: a proxy or server glitch
+    ReplyTruncated,
 )
+# What a backend turns into a BackendError once the policy gives up.
+TRANSPORT_ERRORS = (openai.OpenAIError, json.JSONDecodeError)
 
 
 def _is_retryable(exc: BaseException) -> bool:
@@ -29,12 +42,23 @@ def _retry_after(exc: BaseException | None) -> float | None:
     response = getattr(exc, "response", None)
     if response is None:
         return None
-    value = response.headers.get("retry-after")
+    headers = response.headers
+    ms = headers.get("retry-after-ms")  # OpenAI and Azure send this finer hint
+    if ms is not None:
+        try:
+            return max(0.0, float(ms) / 1000.0)
+        except ValueError:
+            pass
+    value = headers.get("retry-after")
     if value is None:
         return None
     try:
         return max(0.0, float(value))
     except ValueError:
+        pass
+    try:  # the HTTP-date form
+        return max(0.0, parsedate_to_datetime(value).timestamp() - time.time())
+    except (TypeError, ValueError, IndexError, OverflowError):
         return None
 
 
@@ -48,6 +72,8 @@ class RetryPolicy:
 
     def wait(self, state: RetryCallState) -> float:
         exc = state.outcome.exception() if state.outcome else None
+        if isinstance(exc, ReplyTruncated):
+            return 0.0  # not a server fault: ask again straight away
         hinted = _retry_after(exc)
         if hinted is not None:
             return min(hinted, self.max_delay)
@@ -66,6 +92,38 @@ class RetryPolicy:
 def describe_failure(exc: BaseException, attempts: int) -> BackendError:
     """A BackendError whose text never carries request headers (and so never an API key)."""
     status = getattr(exc, "status_code", None)
-    kind = type(exc).__name__
+    kind = "malformed response body (not JSON)" if isinstance(exc, json.JSONDecodeError) else type(exc).__name__
     detail = f"HTTP {status}" if status else kind
     return BackendError(f"endpoint failed after {attempts} attempt(s): {detail}")
+
+
+# -- keeping keys out of logs -------------------------------------------------------------------
+_SECRETS: set[str] = set()
+# Loggers of the client libraries that may log a server's error body (which can echo the key).
+_CLIENT_LOGGERS = ("instructor", "instructor.v2.retry", "openai", "openai._base_client", "httpx", "httpcore")
+
+
+class _RedactSecrets(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        if _SECRETS:
+            message = record.getMessage()
+            redacted = message
+            for secret in _SECRETS:
+                redacted = redacted.replace(secret, "***")
+            if redacted != message:
+                record.msg, record.args = redacted, ()
+        return True
+
+
+_FILTER = _RedactSecrets()
+
+
+def redact_in_logs(secret: str) -> None:
+    """Replace ``secret`` with ``***`` in every record the client libraries log."""
+    if len(secret) < 12:  # placeholders such as "embedded" are not secrets
+        return
+    _SECRETS.add(secret)
+    for name in _CLIENT_LOGGERS:
+        logger = logging.getLogger(name)
+        if _FILTER not in logger.filters:
+            logger.addFilter(_FILTER)

@@ -44,12 +44,16 @@ def error_kinds(result: UnitResult) -> str:
 def score_line(report: Report) -> str:
     s = report.scores
     if s.status == "no_units":
+        if s.failed_sentences:
+            return f"no units: decomposition failed for {s.failed_sentences} sentence(s), see warnings (no score)"
         return "no units: the decomposition produced nothing to verify (no score)"
     if s.status == "no_scored_units":
         return f"no scored units: all {s.units} units are unscored (no score)"
     line = f"consistency {s.consistency:.2f} ({s.supported_units}/{s.scored_units} supported"
     if s.unscored_units:
         line += f", {s.unscored_units} unscored"
+    if s.failed_sentences:
+        line += f", {s.failed_sentences} sentence(s) not decomposed"
     line += ")"
     if s.triqua is not None and report.method == "triqua":
         line += f" · TriQuaScore {s.triqua:.2f}"

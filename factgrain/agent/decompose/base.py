@@ -23,6 +23,7 @@ class Decomposer(abc.ABC):
         self.backend = backend
         self.options = options
         self.warnings: list[str] = []
+        self.failed_sentences: list[int] = []  # counted in the report, never silently dropped
 
     def prompt_versions(self) -> dict[str, str]:
         from factgrain.prompts import PROMPTS
@@ -40,6 +41,7 @@ class Decomposer(abc.ABC):
                 except FactgrainError as exc:
                     # One bad sentence must not lose the others: record and go on.
                     self.warnings.append(f"sentence {sentence.index}: decomposition failed: {exc}")
+                    self.failed_sentences.append(sentence.index)
                     return []
 
         per_sentence = await asyncio.gather(*(one(s) for s in doc.sentences))
