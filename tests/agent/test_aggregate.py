@@ -69,3 +69,32 @@ def test_fact_credit_partial():
 def test_harmonic_le_mean_and_ge_min(values):
     h, m, lo = agg.harmonic_mean(values), agg.mean(values), agg.minimum(values)
     assert lo - 1e-9 <= h <= m + 1e-9
+
+
+def _results(probs):
+    out = []
+    for i, p in enumerate(probs):
+        u = qa(i)
+        vs = [v(u.id, "unit", p)]
+        status, failing = agg.unit_status(u, vs)
+        out.append(UnitResult(unit=u, verdicts=vs, status=status, failing_components=failing))
+    return out
+
+
+@pytest.mark.parametrize("aggregate,label", [("mean", "supported"), ("harmonic", "supported"), ("min", "unsupported")])
+def test_final_label_follows_the_chosen_aggregate_and_threshold(aggregate, label):
+    # one weak sub-claim: the minimum is sensitive to it, the harmonic mean (the paper's default,
+    # after WiCE) tempers it: 3 / (1/0.9 + 1/0.9 + 1/0.4) = 0.6 >= 0.5
+    s = agg.score(_results([0.9, 0.9, 0.4]), threshold=0.5, aggregate=aggregate)
+    assert s.aggregate["harmonic"] == pytest.approx(3 / (2 / 0.9 + 1 / 0.4))
+    assert s.label == label
+
+
+def test_harmonic_label_flips_at_the_threshold():
+    assert agg.score(_results([0.5, 0.5]), aggregate="harmonic").label == "supported"
+    assert agg.score(_results([0.5, 0.49]), aggregate="harmonic").label == "unsupported"
+    assert agg.score(_results([0.9, 0.9]), threshold=0.95, aggregate="harmonic").label == "unsupported"
+
+
+def test_one_zero_sub_claim_makes_the_harmonic_mean_zero():
+    assert agg.score(_results([1.0, 1.0, 0.0])).aggregate["harmonic"] == 0.0
