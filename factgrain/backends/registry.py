@@ -15,6 +15,7 @@ _PROVIDERS: dict[str, str] = {
     "vllm": "factgrain.backends.openai_compat:VLLMBackend",
     "llamacpp": "factgrain.backends.openai_compat:LlamaCppBackend",
     "scripted": "factgrain.backends.scripted:ScriptedBackend",
+    "langchain": "factgrain.backends.langchain_chat:LangChainChatBackend",
 }
 
 DEFAULT_MODEL = "embedded/smollm2-135m"
@@ -47,6 +48,13 @@ def get_backend(spec: str | Backend | None = None, **options: Any) -> Backend:
     """Build a backend from ``provider/model`` (or pass a Backend through unchanged)."""
     if isinstance(spec, Backend):
         return spec
+    if spec is not None and not isinstance(spec, str):
+        from factgrain.backends.langchain_chat import LangChainChatBackend, is_chat_model
+
+        if is_chat_model(spec):  # a LangChain chat model object
+            return LangChainChatBackend(spec)
+        raise ConfigurationError(f"model must be a provider/model string, a Backend or a LangChain chat model, "
+                                 f"not {type(spec).__name__}")
     if spec is None:
         import os
 
