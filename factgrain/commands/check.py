@@ -65,6 +65,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     add_cache_args(p, default=False)
     p.add_argument("--format", choices=["table", "json", "markdown", "html"], default="table")
     p.add_argument("--output", "-o", help="write the report here instead of standard output")
+    b = p.add_argument_group("batch")
+    b.add_argument("--batch", metavar="IN.jsonl", help="check every {id, text, reference, question?} row of a JSONL file")
+    b.add_argument("--out", metavar="OUT.jsonl", help="append one result per row here; a rerun skips rows already done")
+    b.add_argument("--concurrency", type=int, default=4, help="rows checked at once in --batch mode")
     p.set_defaults(func=run)
 
 
@@ -112,6 +116,10 @@ def emit(report, fmt: str, output: str | None) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if getattr(args, "batch", None):
+        from factgrain.batch import run_cli
+
+        return run_cli(args)
     from factgrain.agent.evaluator import Evaluator, run_sync
     from factgrain.progress import spinner
 
