@@ -56,6 +56,20 @@ def check_many(items: list[dict[str, Any]], *, model: Any = None, concurrency: i
     return run_sync(go())
 
 
+async def arevise(text: str, reference: Any, **kwargs: Any):
+    """Check, rewrite the unsupported spans, re-check, repeat; see :func:`factgrain.agent.revise.arevise`."""
+    from factgrain.agent.revise import arevise as _arevise
+
+    return await _arevise(text, reference, **kwargs)
+
+
+def revise(text: str, reference: Any, **kwargs: Any):
+    """Synchronous :func:`arevise`: returns a Revision with every round (text, score, errors, diff)."""
+    from factgrain.agent.evaluator import run_sync
+
+    return run_sync(arevise(text, reference, **kwargs))
+
+
 def __getattr__(name: str) -> Any:  # lazy, so `import factgrain` stays light
     if name == "Evaluator":
         from factgrain.agent.evaluator import Evaluator
@@ -68,5 +82,5 @@ def __getattr__(name: str) -> Any:  # lazy, so `import factgrain` stays light
     raise AttributeError(name)
 
 
-__all__ = ["__version__", "check", "acheck", "check_many", "Evaluator", "Report", "FactgrainError",
+__all__ = ["__version__", "check", "acheck", "check_many", "revise", "arevise", "Evaluator", "Report", "FactgrainError",
            "InputError", "ConfigurationError", "MissingExtraError", "BackendError", "StructuredOutputError"]
