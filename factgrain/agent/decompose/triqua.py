@@ -1,0 +1,272 @@
+"""Hyper-relational decomposition (TriQua): simple facts as (subject, relation, object) triples,
+complex facts as a base triple plus typed qualifiers that each modify the base only.
+
+Two ways of asking:
+
+* ``span_mode="free"`` - the paper's setup: few-shot open information extraction over the whole
+  text, or chunk by chunk for long texts with the chunk before as context; the prompt is one of four
+  modes (question yes/no x chunked yes/no). Validators check that the object and every qualifier
+  value are copied from the text and re-ask when they are not; every component is then snapped to
+  its character span and each fact to the sentence that holds it.
+* ``span_mode="enum"`` - for small local models: the facts of each sentence come from its shape
+  (:mod:`.triqua_rules`) and the model only labels the qualifiers whose wording does not give their
+  type away (one grammar-constrained word each).
+
+``auto`` picks ``enum`` for the embedded backend and ``free`` for everything else.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from typing import Any, ClassVar, Literal
+
+from pydantic import BaseModel, Field, ValidationInfo, field_validator
+
+from factgrain.agent.decompose import context as ctx
+from factgrain.agent.decompose import triqua_rules as rules
+from factgrain.agent.decompose.base import Decomposer, register_decomposer
+from factgrain.agent.locate import locate, locate_word
+from factgrain.errors import ConfigurationError, FactgrainError
+from factgrain.prompts import TRIQUA_MODES, TRIQUA_QUALIFIER, defuse
+from factgrain.schemas.spans import Document, Sentence, Span
+from factgrain.schemas.units import HyperRelationalFact, Qualifier, QualifierType
+
+MAX_FACTS_PER_PASSAGE = 60
+MAX_QUALIFIERS = 6
+QUALIFIER_CHOICES = [t.value for t in QualifierType]
+_STOP = {"a", "an", "the", "of", "is", "was", "are", "were", "has", "have", "had", "be", "been", "to", "in", "on", "at", "by", "for"}
+
+
+def _in_text(value: str, info: ValidationInfo) -> bool:
+    text = (info.context or {}).get("text")
+    return text is None or locate(value, text) is not None
+
+
+class QualifierDraft(BaseModel):
+    """One qualifier of a fact: what kind of circumstance it adds, and its words from the text."""
+
+    type: Literal["temporal", "spatial", "condition", "causal", "sequential", "source", "constraint", "attribute"] = Field(
+        description="temporal = when; spatial = where; condition = only if / unless; causal = why; "
+        "sequential = after or before which event; source = according to whom; constraint = a "
+        "restriction of the scope (excluding, only); attribute = a property of the assertion "
+        "itself, such as a role or manner."
+    )
+    value: str = Field(max_length=200, description="The qualifier's words, copied exactly from the text.")
+
+    @field_validator("value")
+    @classmethod
+    def _value_in_text(cls, value: str, info: ValidationInfo) -> str:
+        if not _in_text(value, info):
+            raise ValueError(f"the qualifier value {value!r} is not in the text; copy it word for word from the text")
+        return value
+
+
+class FactDraft(BaseModel):
+    """One fact of the text: a base triple, plus qualifiers only when the text restricts it."""
+
+    subject: str = Field(max_length=120, description="Who or what the fact is about, as named in the text "
+                         "(a pronoun replaced by the entity it refers to).")
+    relation: str = Field(max_length=80, description="The relation, in the text's own words, e.g. 'was born in'.")
+    object: str = Field(default="", max_length=200, description="The object, copied exactly from the text; "
+                        "empty only when the relation takes none.")
+    qualifiers: list[QualifierDraft] = Field(default_factory=list, max_length=MAX_QUALIFIERS,
+                                             description="Only the circumstances the text states; usually none.")
+
+    @field_validator("object")
+    @classmethod
+    def _object_in_text(cls, value: str, info: ValidationInfo) -> str:
+        if value.strip() and not _in_text(value, info):
+            raise ValueError(f"the object {value!r} is not in the text; copy the object word for word from the text")
+        return value
+
+    @field_validator("relation")
+    @classmethod
+    def _relation_from_text(cls, value: str, info: ValidationInfo) -> str:
+        text = (info.context or {}).get("text")
+        if text is not None and not _relation_words(value, text):
+            raise ValueError(f"the relation {value!r} uses none of the text's words; use the verb or noun the text uses")
+        return value
+
+    @field_validator("subject")
+    @classmethod
+    def _subject_known(cls, value: str, info: ValidationInfo) -> str:
+        c = info.context or {}
+        if "text" not in c:
+            return value
+        if not value.strip():
+            raise ValueError("the subject is empty; name who or what the fact is about")
+        if not any(locate(value, t) for t in (c["text"], c.get("background", "")) if t):
+            raise ValueError(f"the subject {value!r} is neither in the text nor in its context; use the name as the text gives it")
+        return value
+
+
+class TriQuaDecomposition(BaseModel):
+    """All facts of the text, in the order of the text."""
+
+    facts: list[FactDraft] = Field(default_factory=list, max_length=MAX_FACTS_PER_PASSAGE)
+
+
+def _relation_words(relation: str, text: str) -> list[Span]:
+    """Spans of the relation's content words in ``text``, longest word first."""
+    words = re.findall(r"\w+", relation)
+    content = [w for w in words if w.lower() not in _STOP] or words  # 'had', 'is' are relations too
+    words = sorted(set(content), key=len, reverse=True)
+    return [s for w in words if (s := locate_word(w, text))]
+
+
+@register_decomposer("triqua")
+class TriQuaDecomposer(Decomposer):
+    name: ClassVar[str] = "triqua"
+    prompt_names: ClassVar[tuple[str, ...]] = (*(p.name for p in TRIQUA_MODES.values()), "triqua_qualifier")
+
+    def __init__(self, backend: Any, *, span_mode: str = "auto", prompts: dict[tuple[bool, bool], Any] | None = None,
+                 qualifier_prompt: Any = None, max_facts: int = MAX_FACTS_PER_PASSAGE, **options: Any):
+        super().__init__(backend, **options)
+        if span_mode == "auto":
+            span_mode = "enum" if backend.provider == "embedded" else "free"
+        if span_mode not in ("enum", "free"):
+            raise ConfigurationError(f"span_mode must be auto, enum or free, not {span_mode!r}")
+        self.span_mode = span_mode
+        self.prompts = {**TRIQUA_MODES, **(prompts or {})}
+        self.qualifier_prompt = qualifier_prompt or TRIQUA_QUALIFIER
+        self.max_facts = max_facts
+
+    # -- free mode: the paper's passage-level extraction -----------------------------------------
+    async def decompose(self, doc: Document) -> list[HyperRelationalFact]:
+        if self.span_mode == "enum":
+            return await super().decompose(doc)  # sentence by sentence
+        sem = asyncio.Semaphore(self.backend.max_connections)
+
+        async def one(chunk_index: int) -> list[HyperRelationalFact]:
+            async with sem:
+                try:
+                    return await self.decompose_chunk(chunk_index, doc)
+                except FactgrainError as exc:
+                    self.warnings.append(f"chunk {chunk_index}: decomposition failed: {exc}")
+                    return []
+
+        per_chunk = await asyncio.gather(*(one(c.index) for c in doc.chunks if c.sentence_indices))
+        return [u for units in per_chunk for u in units]
+
+    def messages(self, doc: Document, passage: str, context: str) -> list[dict[str, str]]:
+        """The prompt of the mode this passage is in: question yes/no x context (chunk) yes/no."""
+        prompt = self.prompts[(bool(doc.question), bool(context))]
+        values = {"text": defuse(passage)}
+        if doc.question:
+            values["question"] = defuse(doc.question)
+        if context:
+            values["context"] = defuse(context)
+        return prompt.render(**values)
+
+    async def decompose_chunk(self, chunk_index: int, doc: Document) -> list[HyperRelationalFact]:
+        """One chunk (the whole text when it is not chunked), with the chunk before as context.
+        The passage is the chunk's own sentences, so overlapping chunks never repeat a fact."""
+        sentences = [doc.sentences[i] for i in doc.chunks[chunk_index].sentence_indices]
+        return await self._free(doc, sentences, ctx.previous_chunk(doc, chunk_index))
+
+    async def decompose_sentence(self, sentence: Sentence, doc: Document) -> list[HyperRelationalFact]:
+        """One sentence alone (enum mode's unit of work; also used to redo a single sentence)."""
+        if self.span_mode == "enum":
+            return await self._enum(sentence)
+        return await self._free(doc, [sentence], ctx.sentence_context(doc, sentence))
+
+    async def _free(self, doc: Document, sentences: list[Sentence], context: str) -> list[HyperRelationalFact]:
+        start, end = sentences[0].start, sentences[-1].end
+        passage = doc.text[start:end]
+        background = "\n".join(t for t in (context, doc.question or "") if t)
+        obj, _ = await self.backend.structured(
+            self.messages(doc, passage, context), TriQuaDecomposition,
+            context={"text": passage, "background": background}, max_tokens=min(8192, 120 * self.max_facts),
+        )
+        return self._snap(doc, sentences, obj.facts[: self.max_facts])
+
+    def _snap(self, doc: Document, sentences: list[Sentence], drafts: list[FactDraft]) -> list[HyperRelationalFact]:
+        """Give every fact the sentence its object (else relation, else first qualifier) sits in,
+        and every component its span. Facts follow the text, so each search prefers the match
+        nearest the previous fact."""
+        base = sentences[0].start
+        passage = doc.text[base:sentences[-1].end]
+        units: list[HyperRelationalFact] = []
+        seen: set[tuple] = set()
+        cursor = 0
+        counters: dict[int, int] = {}
+        for d in drafts:
+            key = (d.subject.lower(), d.relation.lower(), d.object.lower(),
+                   tuple((q.type, q.value.lower()) for q in d.qualifiers))
+            if key in seen:
+                continue  # the same fact twice adds nothing
+            seen.add(key)
+            anchor = locate(d.object, passage, near=cursor) if d.object.strip() else None
+            anchor = anchor or next(iter(_relation_words(d.relation, passage)), None)
+            if anchor is None and d.qualifiers:
+                anchor = locate(d.qualifiers[0].value, passage, near=cursor)
+            if anchor is None:
+                self.warnings.append(f"fact {d.subject!r} {d.relation!r} {d.object!r} not found in the text; dropped")
+                continue
+            cursor = anchor.start
+            sent = next((s for s in reversed(sentences) if s.start <= base + anchor.start), sentences[0])
+            units.append(self._fact(sent, d, passage, base, counters))
+        return units
+
+    def _fact(self, sent: Sentence, d: FactDraft, passage: str, base: int,
+              counters: dict[int, int]) -> HyperRelationalFact:
+        """A fact's spans: searched in its sentence first, then in the whole passage (a subject
+        resolved from an earlier sentence, a qualifier stated once for several facts)."""
+        text, off = sent.text, sent.start
+
+        def find(value: str, near: int | None = None, word: bool = False) -> Span | None:
+            if not value.strip():
+                return None
+            how = locate_word if word else locate
+            return how(value, text, offset=off, near=near) or how(value, passage, offset=base, near=off - base)
+
+        obj_span = find(d.object)
+        near = obj_span.start - off if obj_span else None
+        rel_span = locate_word(d.relation, text, offset=off, near=near) or next(
+            (s.shifted(off) for s in _relation_words(d.relation, text)), None)
+        subj_span = find(d.subject, word=True)
+        quals = []
+        for q in d.qualifiers:
+            span = find(q.value, near)
+            quals.append(Qualifier(type=QualifierType(q.type), value=span.text if span else q.value.strip(), span=span))
+        n = counters.get(sent.index, 0)
+        counters[sent.index] = n + 1
+        return HyperRelationalFact(
+            id=f"s{sent.index}.u{n}", sentence_index=sent.index, chunk_index=sent.chunk_index,
+            subject=subj_span.text if subj_span else d.subject.strip(), relation=d.relation.strip(),
+            object=obj_span.text if obj_span else d.object.strip(), qualifiers=quals,
+            subject_span=subj_span, relation_span=rel_span, object_span=obj_span,
+        )
+
+    # -- enum mode: the sentence's shape gives the facts, the model labels qualifiers ----------
+    async def _enum(self, sentence: Sentence) -> list[HyperRelationalFact]:
+        text, off = sentence.text, sentence.start
+        units = []
+        for found in rules.facts(text):
+            relation = text[found.relation[0]:found.relation[1]] if found.relation else "is"
+            quals = []
+            for q in found.qualifiers[:MAX_QUALIFIERS]:
+                qtype = q.type or await self._label(text, relation, text[q.start:q.end])
+                if qtype is not None:
+                    quals.append(Qualifier(type=qtype, value=text[q.start:q.end], span=_span(text, off, (q.start, q.end))))
+            subj = _span(text, off, found.subject)
+            obj = _span(text, off, found.object)
+            units.append(HyperRelationalFact(
+                id=f"s{sentence.index}.u{len(units)}", sentence_index=sentence.index, chunk_index=sentence.chunk_index,
+                subject=subj.text, relation=relation, object=obj.text if obj else "", qualifiers=quals,
+                subject_span=subj, relation_span=_span(text, off, found.relation), object_span=obj,
+            ))
+        return units
+
+    async def _label(self, sentence: str, relation: str, phrase: str) -> QualifierType | None:
+        messages = self.qualifier_prompt.render(sentence=defuse(sentence), relation=defuse(relation), phrase=defuse(phrase))
+        result = await self.backend.chat(messages, max_tokens=4, choices=QUALIFIER_CHOICES)
+        word = result.text.strip().lower()
+        return QualifierType(word) if word in QUALIFIER_CHOICES else None
+
+
+def _span(text: str, offset: int, rng: tuple[int, int] | None) -> Span | None:
+    if rng is None:
+        return None
+    return Span(start=offset + rng[0], end=offset + rng[1], text=text[rng[0]:rng[1]])
