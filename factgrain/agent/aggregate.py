@@ -41,18 +41,26 @@ AGGREGATORS = {"mean": mean, "min": minimum, "harmonic": harmonic_mean}
 
 def unit_status(unit: Unit, verdicts: Sequence[UnitVerdict]) -> tuple[str, list[str]]:
     """'supported', 'unsupported', 'partial' (a fact whose base holds but a qualifier fails) or
-    'unscored', plus the failing component names."""
+    'unscored', plus the failing component names.
+
+    A fact stands on its base triple: without a scored base it is 'unscored' (whatever its
+    qualifiers say, as in :func:`fact_credit`), and with an unsupported base only the base is
+    named as failing - each qualifier's check restates the base, so its 'No' says nothing about
+    the qualifier itself.
+    """
     scored = [v for v in verdicts if v.status is VerdictStatus.scored]
+    if isinstance(unit, HyperRelationalFact):
+        base = next((v for v in scored if v.component == "base"), None)
+        if base is None:
+            return "unscored", []
+        if base.label != "supported":
+            return "unsupported", ["base"]
+        failing = [v.component for v in scored if v.label != "supported"]
+        return ("partial", failing) if failing else ("supported", [])
     if not scored:
         return "unscored", []
     failing = [v.component for v in scored if v.label == "unsupported"]
-    if not failing:
-        return "supported", []
-    if isinstance(unit, HyperRelationalFact) and "base" not in failing:
-        base = next((v for v in scored if v.component == "base"), None)
-        if base is not None:
-            return "partial", failing
-    return "unsupported", failing
+    return ("unsupported", failing) if failing else ("supported", [])
 
 
 def fact_credit(unit: Unit, verdicts: Sequence[UnitVerdict]) -> float | None:
@@ -62,7 +70,8 @@ def fact_credit(unit: Unit, verdicts: Sequence[UnitVerdict]) -> float | None:
     base triple carries ``BASE_WEIGHT`` (0.5) and each qualifier ``(1 - BASE_WEIGHT) / m``. A
     qualifier counts only when the base is supported (a qualifier cannot hold on a false
     assertion), so an unsupported base gives 0. Unscored qualifiers are left out and the
-    remaining qualifiers share their weight.
+    remaining qualifiers share their weight (all of them unscored: the base's verdict decides).
+    An unscored base makes the whole fact unscored (``None``). See docs/triqua.md.
     """
     by_comp = {v.component: v for v in verdicts if v.status is VerdictStatus.scored}
     if not isinstance(unit, HyperRelationalFact) or not unit.qualifiers:

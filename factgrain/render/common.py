@@ -27,13 +27,51 @@ def failing_detail(result: UnitResult) -> str:
     if not isinstance(u, HyperRelationalFact) or not result.failing_components:
         return ""
     parts = []
-    for name in result.failing_components:
-        if name == "base":
-            parts.append("base triple")
-        elif name.startswith("qualifier:"):
-            q = u.qualifiers[int(name.split(":")[1])]
-            parts.append(f"{q.type.value} qualifier '{q.value}'")
+    for f in result.failures:
+        where = f" @{f.span.start}-{f.span.end}" if f.span else ""
+        if f.part == "base":
+            parts.append(f"base triple{where}")
+        else:
+            parts.append(f"{f.qualifier_type} ({f.qualifier_class}) qualifier '{f.text}'{where}")
     return ", ".join(parts)
+
+
+def has_components(result: UnitResult) -> bool:
+    """Whether the unit is shown as a group of separately verified components (a fact with
+    qualifiers)."""
+    return isinstance(result.unit, HyperRelationalFact) and bool(result.unit.qualifiers)
+
+
+def component_rows(result: UnitResult) -> list[tuple[str, str, float | None]]:
+    """One row per component of a fact, in order: (label, state, P(supported)). The state is
+    'failing' for the components named as failing, 'moot' for a qualifier of a failing base (not
+    attributed), else 'supported' or 'unscored'."""
+    u = result.unit
+    assert isinstance(u, HyperRelationalFact)
+    by_comp = {v.component: v for v in result.verdicts}
+    base_fails = "base" in result.failing_components
+    rows = []
+    for comp in u.components():
+        if comp.name == "base":
+            label = f"base ({u.subject}; {u.relation}; {u.object})"
+        else:
+            q = u.qualifiers[int(comp.name.split(":")[1])]
+            label = f"{q.type.value} ({q.category}): {q.value}"
+        v = by_comp.get(comp.name)
+        prob = v.probability if v is not None else None
+        if comp.name in result.failing_components:
+            state = "failing"
+        elif v is None or v.status.value != "scored":
+            state = "unscored"
+        elif base_fails:
+            state = "moot"
+        else:
+            state = "supported"
+        rows.append((label, state, prob))
+    return rows
+
+
+COMPONENT_MARK = {"failing": "✗ failing", "supported": "✓", "unscored": "? unscored", "moot": "· base fails"}
 
 
 def error_kinds(result: UnitResult) -> str:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, computed_field
 
 from factgrain.schemas.reflection import ReflectionRound
-from factgrain.schemas.spans import Document
-from factgrain.schemas.units import Unit
+from factgrain.schemas.spans import Document, Span
+from factgrain.schemas.units import HyperRelationalFact, Unit
 from factgrain.schemas.verdicts import UnitVerdict, VerdictStatus
 
 SCHEMA_VERSION = "1.0"
@@ -44,6 +44,17 @@ class Scores(BaseModel):
     label: str | None = Field(default=None, description="'supported' / 'unsupported' from the aggregate")
 
 
+class Failure(BaseModel):
+    """A failing component of a fact, named: the base triple or one qualifier (class and value)."""
+
+    component: str
+    part: str = Field(description="'base' or 'qualifier'")
+    text: str = Field(description="the base triple, or the qualifier's value")
+    qualifier_type: str | None = None
+    qualifier_class: str | None = Field(default=None, description="context, causal, sequential, source or annotation")
+    span: Span | None = None
+
+
 class UnitResult(BaseModel):
     """One unit with its verdicts and the resulting status."""
 
@@ -51,6 +62,22 @@ class UnitResult(BaseModel):
     verdicts: list[UnitVerdict]
     status: str = Field(description="'supported', 'unsupported', 'partial' or 'unscored'")
     failing_components: list[str] = Field(default_factory=list)
+
+    @computed_field  # derived from the unit, so it can never disagree with failing_components
+    @property
+    def failures(self) -> list[Failure]:
+        u = self.unit
+        if not isinstance(u, HyperRelationalFact):
+            return []
+        out = []
+        for name in self.failing_components:
+            if name == "base":
+                out.append(Failure(component=name, part="base", text=u.base_statement(), span=u.main_span()))
+            elif name.startswith("qualifier:") and int(name.split(":")[1]) < len(u.qualifiers):
+                q = u.qualifiers[int(name.split(":")[1])]
+                out.append(Failure(component=name, part="qualifier", text=q.value, qualifier_type=q.type.value,
+                                   qualifier_class=q.category, span=q.span))
+        return out
 
     @property
     def probability(self) -> float | None:

@@ -75,12 +75,32 @@ class QualifierType(str, Enum):
     condition = "condition"
 
 
+# The paper's top-level qualifier classes: verifying context (time, place - and conditions, which
+# likewise restrict when the fact holds), causal, sequential, source, annotation (constraints,
+# attributes).
+QUALIFIER_CLASS: dict[QualifierType, str] = {
+    QualifierType.temporal: "context",
+    QualifierType.spatial: "context",
+    QualifierType.condition: "context",
+    QualifierType.causal: "causal",
+    QualifierType.sequential: "sequential",
+    QualifierType.source: "source",
+    QualifierType.constraint: "annotation",
+    QualifierType.attribute: "annotation",
+}
+
+
 class Qualifier(BaseModel):
     """A typed qualifier-value pair that modifies the base triple (never another qualifier)."""
 
     type: QualifierType
     value: str
     span: Span | None = None
+
+    @property
+    def category(self) -> str:
+        """The paper's class of this qualifier: context, causal, sequential, source, annotation."""
+        return QUALIFIER_CLASS[self.type]
 
 
 class HyperRelationalFact(_UnitBase):

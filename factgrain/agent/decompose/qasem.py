@@ -20,6 +20,7 @@ from typing import Any, ClassVar, Literal
 from pydantic import BaseModel, Field, ValidationInfo, field_validator
 
 from factgrain.agent.candidates import candidate_answers, candidate_predicates
+from factgrain.agent.decompose import context as ctx
 from factgrain.agent.decompose.base import Decomposer, register_decomposer
 from factgrain.agent.locate import locate, locate_word
 from factgrain.prompts import DECOMPOSE_QASEM, QASEM_SLOT, defuse
@@ -147,17 +148,8 @@ class QASemDecomposer(Decomposer):
         self.max_qas = max_qas_per_sentence
 
     def _messages(self, sentence: Sentence, doc: Document) -> list[dict[str, str]]:
-        question_block = f"<question>\n{defuse(doc.question)}\n</question>\n\n" if doc.question else ""
-        context_block = ""
-        if len(doc.chunks) > 1 and sentence.chunk_index > 0:
-            prev = doc.chunks[sentence.chunk_index - 1].text
-            context_block = f"<context>\n{defuse(prev)}\n</context>\n\n"
-        elif len(doc.sentences) > 1:
-            # Short texts: the sentences before this one resolve pronouns and references.
-            before = " ".join(s.text for s in doc.sentences[: sentence.index][-3:])
-            if before:
-                context_block = f"<context>\n{defuse(before)}\n</context>\n\n"
-        return self.prompt.render(question_block=question_block, context_block=context_block,
+        return self.prompt.render(question_block=ctx.question_block(doc),
+                                  context_block=ctx.context_block(ctx.sentence_context(doc, sentence)),
                                   sentence=defuse(sentence.text))
 
     async def decompose_sentence(self, sentence: Sentence, doc: Document) -> list[QAPair]:
