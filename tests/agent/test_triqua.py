@@ -108,7 +108,7 @@ async def test_failed_chunk_is_a_warning_not_fatal():
     backend = ScriptedBackend(handler=lambda req: "not json")
     dec = TriQuaDecomposer(backend, span_mode="free")
     assert await dec.decompose(segment(FRANCE)) == []
-    assert "chunk 0: decomposition failed" in dec.warnings[0]
+    assert "chunk 0: decomposition failed" in dec.warnings[0] and dec.failed_sentences == [0]
 
 
 # -- the small-model path -------------------------------------------------------------------------

@@ -143,7 +143,9 @@ class TriQuaDecomposer(Decomposer):
                 try:
                     return await self.decompose_chunk(chunk_index, doc)
                 except FactgrainError as exc:
+                    # One bad chunk must not lose the others: record its sentences and go on.
                     self.warnings.append(f"chunk {chunk_index}: decomposition failed: {exc}")
+                    self.failed_sentences.extend(doc.chunks[chunk_index].sentence_indices)
                     return []
 
         per_chunk = await asyncio.gather(*(one(c.index) for c in doc.chunks if c.sentence_indices))
