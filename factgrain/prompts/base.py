@@ -16,12 +16,13 @@ from factgrain.errors import ConfigurationError
 # Tags that delimit untrusted data inside prompts. A copy of them inside the data is defused so a
 # text cannot close its own block and pose as instructions.
 _DATA_TAGS = ("reference", "text", "sentence", "context", "question", "statement", "units", "decomposition")
-_TAG_RE = re.compile(r"<\s*/?\s*(" + "|".join(_DATA_TAGS) + r")\s*>", re.IGNORECASE)
+# Also catches attributes (``<reference id=2>``) and full-width brackets (``＜/reference＞``).
+_TAG_RE = re.compile(r"[<\uff1c]\s*/?\s*(" + "|".join(_DATA_TAGS) + r")\b[^<>\uff1c\uff1e]*[>\uff1e]", re.IGNORECASE)
 
 
 def defuse(data: str) -> str:
     """Neutralise our delimiter tags inside untrusted text (``</reference>`` -> ``[/reference]``)."""
-    return _TAG_RE.sub(lambda m: m.group(0).replace("<", "[").replace(">", "]"), data)
+    return _TAG_RE.sub(lambda m: re.sub(r"[<\uff1c]", "[", re.sub(r"[>\uff1e]", "]", m.group(0))), data)
 
 
 @dataclass(frozen=True)
