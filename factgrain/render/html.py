@@ -111,12 +111,11 @@ def text_html(report: Report, prefix: str) -> str:
         ids = sorted({m.result_index for m in seg.marks})
         first = min(seg.marks, key=lambda m: (-SEVERITY[m.status or "supported"], m.result_index))
         target = anchor(prefix, report.results[first.result_index].unit.id)
-        label = WORD.get(status, "predicate") if status else "predicate"
         tip_id = f"{prefix}tip-{i}"
         out.append(
             f'<span class="{" ".join(classes)}" tabindex="0" data-r="{" ".join(map(str, ids))}" '
             f'data-target="{esc(target)}" aria-describedby="{esc(tip_id)}">'
-            f'<span class="sr">[{esc(label)}] </span><span class="segtext">{piece}</span>{_tip(report, prefix, seg, tip_id)}</span>'
+            f'<span class="segtext">{piece}</span>{_tip(report, prefix, seg, tip_id)}</span>'
         )
     return "".join(out)
 
@@ -237,7 +236,7 @@ def _batch_row(i: int, item: Any) -> str:
                 f'<td data-sort="error" colspan="1"><span class="chip s-unscored">error</span> {esc(msg[:200])}</td></tr>')
     s = item.scores
     excerpt = item.text if len(item.text) <= 110 else item.text[:110].rstrip() + " …"
-    label = s.label or ("no score" if s.consistency is None else "")
+    label = s.label or ("no score" if s.consistency is None else "–")
     chip = f'<span class="chip s-{esc(s.label)}">{ICON.get(s.label, "")} {esc(WORD.get(s.label, s.label))}</span>' if s.label else esc(label)
     cons = "" if s.consistency is None else f"{s.consistency:.4f}"
     return (f'<tr><td data-sort="{i}">{i + 1}</td><td data-sort="{esc(item.id or "")}">{link}</td>'
