@@ -78,3 +78,13 @@ async def test_exactly_n_claims_is_enforced_with_a_reask():
 def test_bad_variants_are_configuration_errors(method):
     with pytest.raises(ConfigurationError):
         get_decomposer(method, ScriptedBackend(responses=[]))
+
+
+async def test_failures_become_warnings_not_lost_checks():
+    from factgrain.errors import BackendError
+
+    dec = get_decomposer("claims:n=2", ScriptedBackend(responses=[{"claims": ["one"]}] * 3))
+    assert await dec.decompose(segment(TEXT)) == [] and "2 claims failed" in dec.warnings[0]
+    dec = get_decomposer("claims:none", ScriptedBackend(responses=[BackendError("down")]))
+    (unit,) = await dec.decompose(segment("She wrote it.", question="Who wrote the algorithm?"))
+    assert unit.text == "She wrote it." and "decontextualization failed" in dec.warnings[0]

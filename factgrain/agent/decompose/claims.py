@@ -19,12 +19,12 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from pydantic import BaseModel, Field, ValidationInfo, field_validator
+from pydantic import BaseModel, Field, ValidationInfo, create_model, field_validator
 
 from factgrain.agent.decompose.base import Decomposer, register_decomposer, register_decomposer_family
 from factgrain.agent.lint import content_words
 from factgrain.agent.locate import locate
-from factgrain.errors import ConfigurationError
+from factgrain.errors import ConfigurationError, FactgrainError
 from factgrain.prompts import defuse
 from factgrain.prompts.decompose_claims import (
     CLAIMS_EXACT_N,
@@ -114,8 +114,11 @@ class WholeTextDecomposer(Decomposer):
             wanted = bool(doc.question) and self.backend.provider != "embedded"
         if wanted and doc.question:
             messages = DECONTEXTUALIZE.render(question=defuse(doc.question), text=defuse(text))
-            obj, _ = await self.backend.structured(messages, Decontextualized, max_tokens=2 * len(text) // 3 + 200)
-            text = obj.text.strip() or text
+            try:
+                obj, _ = await self.backend.structured(messages, Decontextualized, max_tokens=2 * len(text) // 3 + 200)
+                text = obj.text.strip() or text
+            except FactgrainError as exc:  # the text itself is still a valid unit
+                self.warnings.append(f"decontextualization failed, using the text as it is: {exc}")
         return [make_claim("s0.u0", text, doc.sentences[0], doc, span)]
 
     async def decompose_sentence(self, sentence: Sentence, doc: Document) -> list[Claim]:  # pragma: no cover
@@ -175,7 +178,14 @@ class ExactNDecomposer(Decomposer):
             return await WholeTextDecomposer(self.backend, decontextualize=False).decompose(doc)
         question_block = f"<question>\n{defuse(doc.question)}\n</question>\n\n" if doc.question else ""
         messages = CLAIMS_EXACT_N.render(question_block=question_block, text=defuse(doc.text), n=str(self.n))
-        obj, _ = await self.backend.structured(messages, ExactClaims, context={"n": self.n}, max_tokens=80 * self.n)
+        # The count sits in the schema too, so constrained decoding (llama.cpp, vLLM) enforces it.
+        model = create_model(f"Exactly{self.n}Claims", __base__=ExactClaims,
+                             claims=(list[str], Field(min_length=self.n, max_length=self.n)))
+        try:
+            obj, _ = await self.backend.structured(messages, model, context={"n": self.n}, max_tokens=80 * self.n)
+        except FactgrainError as exc:
+            self.warnings.append(f"decomposition into {self.n} claims failed: {exc}")
+            return []
         units: list[Claim] = []
         for i, text in enumerate(obj.claims):
             sentence = best_sentence(text, doc)
