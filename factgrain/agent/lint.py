@@ -192,8 +192,6 @@ def missing_relations(scope: Scope, doc: Document) -> list[DecompositionError]:
             continue
         if kind == "causal" and any(_keeps_cause(u) for u in scope.units):
             continue
-        if kind == "contrastive" and marker == "while" and not scope.units:
-            continue
         out.append(_err(ErrorCategory.omission, "missing_logical_relation", [],
                         f"the text links its parts with {marker!r} ({kind}); no unit keeps that link"))
     return out
