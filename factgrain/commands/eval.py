@@ -1,0 +1,74 @@
+"""``factgrain eval``: run a benchmark task of the seed papers and print its tables.
+
+Predictions are appended to OUT/predictions.jsonl as they finish; running the same command again
+resumes where it stopped. OUT/report.md holds the tables, OUT/*.png the plots.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from factgrain.commands.check import add_model_args
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    from factgrain.evals.tasks import task_names
+
+    p = sub.add_parser("eval", help="run a benchmark (paper tables) and write predictions", description=__doc__,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--task", required=True, choices=task_names())
+    p.add_argument("--split", default="dev", help="dev (tune here) or test (report); default dev")
+    p.add_argument("--limit", type=int, help="a seeded random sample of this many dataset rows")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--out", help="output folder (default: factgrain-eval/<task>-<split>)")
+    add_model_args(p)
+    p.add_argument("--methods", help="comma-separated decomposition methods for the dilemmas tasks "
+                                     "(default: every available one)")
+    p.add_argument("--reflect", action="store_true", help="dilemmas tasks: also run every method with reflection")
+    p.add_argument("--styles", default="qa,affirmative", help="qasem-table4: qa, affirmative or both")
+    p.add_argument("--engine", choices=["local", "ray"], default="local")
+    p.add_argument("--endpoints", help="ray engine: comma-separated OpenAI-compatible base URLs")
+    p.add_argument("--concurrency", type=int, default=4, help="predictions in flight at once (local engine)")
+    p.add_argument("--cache", action=argparse.BooleanOptionalAction, default=None, help="LLM-call disk cache")
+    p.add_argument("--retry-errors", action="store_true", help="on resume, run failed predictions again")
+    p.add_argument("--no-plots", action="store_true")
+    p.set_defaults(func=run)
+
+
+def task_options(args: argparse.Namespace) -> dict:
+    if args.task == "qasem-table4":
+        return {"styles": tuple(s.strip() for s in args.styles.split(",") if s.strip())}
+    if args.task.startswith("dilemmas-"):
+        opts: dict = {"reflect": args.reflect}
+        if args.methods:
+            opts["methods"] = [m.strip() for m in args.methods.split(",") if m.strip()]
+        return opts
+    return {}
+
+
+def run(args: argparse.Namespace) -> int:
+    from factgrain.errors import ConfigurationError
+    from factgrain.evals.runner import run_eval
+    from factgrain.evals.tasks.base import EvalSettings
+
+    if args.engine == "ray" and not args.endpoints:
+        raise ConfigurationError("--engine ray needs --endpoints URL1,URL2 (OpenAI-compatible base URLs)")
+    settings = EvalSettings(model=args.model, base_url=args.base_url, api_key=args.api_key,
+                            decomposer_model=args.decomposer_model, verifier=args.verifier, cache=args.cache)
+    result = run_eval(
+        args.task, split=args.split, limit=args.limit, seed=args.seed,
+        out=args.out or f"factgrain-eval/{args.task}-{args.split}", settings=settings,
+        task_options=task_options(args), engine=args.engine,
+        endpoints=[u.strip() for u in (args.endpoints or "").split(",") if u.strip()],
+        concurrency=args.concurrency, retry_errors=args.retry_errors, make_plots=not args.no_plots,
+    )
+    sys.stdout.write(result.markdown)
+    per100 = result.seconds_per_100_units
+    print(f"\n{result.new_records} new predictions in {result.wall_s:.1f} s"
+          + (f" ({per100:.1f} s per 100 units)" if per100 is not None else "")
+          + f"; {result.total_records} in {result.out_dir / 'predictions.jsonl'}"
+          + (f"; {result.errors} failed" if result.errors else ""), file=sys.stderr)
+    for p in result.plots:
+        print(f"plot: {p}", file=sys.stderr)
+    return 0

@@ -1,0 +1,169 @@
+import json
+import re
+
+import pytest
+
+from factgrain.backends.scripted import ScriptedBackend
+from factgrain.evals.datasets import load_responses
+from factgrain.evals.report import recompute
+from factgrain.evals.runner import run_eval
+from factgrain.evals.tasks import get_task, task_names
+from factgrain.evals.tasks.base import EvalSettings
+from factgrain.evals.tasks.dilemmas_common import expand_methods
+from factgrain.evals.tasks.qasem_decomposer import covered, flat_span, iou, match, token_offsets
+from factgrain.evals.tasks.qasem_table4 import affirmative
+from tests.evals.evalkit import eval_backend
+from tests.scripted import sentence_of
+
+
+def lines(out):
+    return [json.loads(l) for l in (out / "predictions.jsonl").read_text().splitlines()]
+
+
+# -- qasem-table4 -------------------------------------------------------------------------------
+
+def test_affirmative_rewrite_is_what_the_ablation_verifies(tmp_path, data_dir):
+    assert affirmative("Who fell?", "A man") == "A man fell."
+    run_eval("qasem-table4", split="test", limit=3, out=tmp_path, make_plots=False,
+             settings=EvalSettings(model=eval_backend(), verifier="llm"))
+    recs = {r["id"]: r for r in lines(tmp_path)}
+    for rid, r in recs.items():
+        if r["style"] == "affirmative":
+            qa = recs[rid.replace("#affirmative", "#qa")]
+            assert r["statement"] != qa["statement"] and "?" not in r["statement"]
+            assert r["label"] == qa["label"] and r["subset"] == qa["subset"]
+
+
+# -- qasem-decomposer ---------------------------------------------------------------------------
+
+def test_token_iou_matching_by_hand():
+    text = "John met Mary in Paris. She left."
+    toks = [["John", "met", "Mary", "in", "Paris", "."], ["She", "left", "."]]
+    off = token_offsets(text, toks)
+    assert off[4] == (17, 22) and off[7] == (28, 32)
+    assert covered((9, 22), off) == {2, 3, 4}  # "Mary in Paris"
+    assert iou({4}, {3, 4}) == 0.5
+    # spans are response-level, except where only the sentence-local reading gives the answer back
+    assert flat_span(toks, 1, (7, 8), "left") == (7, 8)
+    assert flat_span(toks, 1, (1, 2), "left") == (7, 8)
+    gold = [{"predicate": "met", "predicate_tok": 1, "answer_toks": [3, 4]},
+            {"predicate": "met", "predicate_tok": 1, "answer_toks": [0]}]
+    pred = [{"predicate": "met", "predicate_toks": [1], "answer_toks": [2, 3, 4]},  # IOU 2/3
+            {"predicate": "met", "predicate_toks": [1], "answer_toks": [0, 1, 2, 3]},  # IOU 1/4
+            {"predicate": "left", "predicate_toks": [7], "answer_toks": [0]}]  # another predicate
+    assert match(gold, pred) == [(0, 0, 0.6667)]
+
+
+def test_decomposer_scores_gold_qas_as_a_near_perfect_decomposer(tmp_path, data_dir):
+    """Replay the gold QAs as the model's answer: predicate recall and QA recall must be ~1."""
+    examples = load_responses("dev", limit=3, seed=1)
+    gold_by_sentence = {}
+    for ex in examples:
+        for q in ex.qas:
+            s = ex.sentences[q.sent_id]
+            gold_by_sentence.setdefault(s.strip(), []).append(
+                {"predicate": q.predicate, "predicate_type": "verbal", "question": q.question, "answer": q.answer})
+
+    def acceptable(qa, sentence):  # the decomposer's own validators (a gold answer may be re-tokenised)
+        from pydantic import ValidationError
+
+        from factgrain.agent.decompose.qasem import QADraft
+
+        try:
+            QADraft.model_validate(qa, context={"sentence": sentence})
+            return True
+        except ValidationError:
+            return False
+
+    def replay(req):
+        if req.kind == "structured":
+            sent = sentence_of(req).strip()
+            qas = [q for s, v in gold_by_sentence.items() if s == sent for q in v]
+            return {"qas": [q for q in qas if acceptable(q, sent)][:12]}
+        return 0.9
+
+    res = run_eval("qasem-decomposer", split="dev", limit=3, seed=1, out=tmp_path, make_plots=False,
+                   settings=EvalSettings(model=ScriptedBackend(handler=replay), verifier="llm"))
+    fig = res.tables[0].data["all"]
+    assert fig["predicate_recall"] > 0.8 and fig["precision"] > 0.8, fig
+    # the aggregate is the micro-average of the per-response counts in the file
+    recs = lines(tmp_path)
+    assert fig["recall"] == pytest.approx(sum(r["matched"] for r in recs) / sum(r["n_gold"] for r in recs))
+    assert all(r["n_units"] == r["n_pred"] for r in recs)
+
+
+def test_decomposer_penalises_wrong_answers(tmp_path, data_dir):
+    res = run_eval("qasem-decomposer", split="dev", limit=3, seed=1, out=tmp_path, make_plots=False,
+                   settings=EvalSettings(model=eval_backend(), verifier="llm"))
+    fig = res.tables[0].data["all"]
+    assert fig["qas_per_sentence"] > 0 and fig["precision"] < 0.6
+    assert recompute(tmp_path)[0][0].rows == res.tables[0].rows
+
+
+# -- dilemmas -----------------------------------------------------------------------------------
+
+def test_methods_default_to_every_registered_one():
+    methods = expand_methods()
+    assert "qasem" in methods
+    assert all(not m.endswith(":") for m in methods)
+    assert expand_methods(["none"]) == ["none"]
+
+
+@pytest.mark.parametrize("task,split", [("dilemmas-wice", "dev"), ("dilemmas-felm", "test"),
+                                        ("dilemmas-bingchat", "test")])
+def test_dilemmas_rows_per_method(tmp_path, data_dir, task, split):
+    res = run_eval(task, split=split, limit=2, out=tmp_path, settings=EvalSettings(model=eval_backend(), verifier="llm"),
+                   task_options={"methods": ["none", "qasem"]})
+    recs = lines(tmp_path)
+    assert len(recs) == 4 and not [r for r in recs if "error" in r]
+    assert {r["method"] for r in recs} == {"none", "qasem"}
+    main = res.tables[0]
+    assert [row[0] for row in main.rows] == ["none", "qasem"]
+    assert main.data[("none", False)]["avg_units"] == 1.0
+    for r in recs:
+        assert (r["score"] is None) == (r["status"] != "ok")
+    if task == "dilemmas-bingchat":
+        assert all(r["combined_num"] >= 1 for r in recs)
+        assert any(t.title.startswith("Complexity scaling (qasem)") for t in res.tables)
+        assert list(tmp_path.glob("heatmap-*.png"))
+
+
+def test_felm_keeps_world_knowledge_rows_with_a_reference(data_dir):
+    jobs = get_task("dilemmas-felm", methods=["none"]).jobs("test", limit=5, seed=0)
+    assert len(jobs) == 5
+    assert all(j.payload["reference"] and j.payload["question"] for j in jobs)
+    assert all(j.payload["example_id"].startswith("felm-wk") for j in jobs), [j.payload["example_id"] for j in jobs]
+
+
+def test_reflect_rows_need_the_reflection_stage(data_dir):
+    import importlib.util
+
+    task = get_task("dilemmas-wice", methods=["none"], reflect=True)
+    if importlib.util.find_spec("factgrain.agent.reflect") is None:
+        from factgrain.errors import ConfigurationError
+
+        with pytest.raises(ConfigurationError, match="reflection"):
+            task.jobs("dev", limit=1, seed=0)
+    else:
+        assert [j.id.split("#")[1] for j in task.jobs("dev", limit=1, seed=0)] == ["none", "none+reflect"]
+
+
+# -- CI smoke with the embedded model: a couple of rows per task ---------------------------------
+
+@pytest.mark.embedded
+@pytest.mark.parametrize("task,split,opts", [
+    ("qasem-table4", "dev", {}),
+    ("qasem-decomposer", "dev", {}),
+    ("dilemmas-wice", "dev", {"methods": ["none"]}),
+    ("dilemmas-felm", "test", {"methods": ["none"]}),
+    ("dilemmas-bingchat", "test", {"methods": ["none"]}),
+])
+def test_embedded_smoke(tmp_path, data_dir, monkeypatch, task, split, opts):
+    monkeypatch.setenv("FACTGRAIN_EMBEDDED_THREADS", "1")
+    res = run_eval(task, split=split, limit=1, out=tmp_path, task_options=opts, make_plots=False)
+    recs = lines(tmp_path)
+    assert recs and not [r for r in recs if "error" in r], recs
+    assert recs[0]["run"]["model"] == "embedded/smollm2-135m"
+    assert res.tables[0].rows
+    assert task in task_names()
+    assert re.search(r"\| (all|none) \|", res.markdown)
