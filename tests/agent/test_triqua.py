@@ -356,3 +356,22 @@ async def test_embedded_model_decomposes_france(embedded_backend):
     assert [q.type.value for q in f.qualifiers] == ["temporal", "constraint"]
     for u in units:
         spans_are_exact(u, FRANCE + " The ministry gave the figure for the census.")
+
+
+@pytest.mark.embedded
+def test_cli_method_triqua_with_the_bundled_model(tmp_path):
+    import subprocess
+    import sys
+
+    (tmp_path / "t.txt").write_text(FRANCE)
+    (tmp_path / "r.txt").write_text(REFERENCE)
+    proc = subprocess.run([sys.executable, "-m", "factgrain", "check", str(tmp_path / "t.txt"), str(tmp_path / "r.txt"),
+                           "--method", "triqua", "--format", "json"], capture_output=True, text=True, timeout=300,
+                          env={**__import__("os").environ, "FACTGRAIN_EMBEDDED_THREADS": "1"})
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    data = json.loads(proc.stdout)
+    (res,) = data["results"]
+    unit = res["unit"]
+    assert (unit["subject"], unit["object"]) == ("France", "64.5 million")
+    assert [q["type"] for q in unit["qualifiers"]] == ["temporal", "constraint"]
+    assert data["scores"]["triqua"] is not None and res["status"] in ("supported", "partial", "unsupported")
