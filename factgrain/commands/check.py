@@ -16,7 +16,13 @@ def add_model_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("--base-url", help="OpenAI-compatible base URL (else FACTGRAIN_BASE_URL / OPENAI_BASE_URL)")
     g.add_argument("--api-key", help="API key (else FACTGRAIN_API_KEY / OPENAI_API_KEY)")
     g.add_argument("--decomposer-model", help="a separate provider/model for decomposition")
+    g.add_argument("--reflector-model", help="a separate provider/model for reflection")
+    g.add_argument("--verifier-model", help="a separate provider/model for verification")
     g.add_argument("--verifier", choices=["llm", "lexical", "nli", "fused"], help="verifier (default: lexical with the bundled model, llm otherwise)")
+    g.add_argument("--nli-model", help="local NLI model directory for --verifier nli (same as --model nli/<dir>)")
+    g.add_argument("--calibration", help="calibration profile name or JSON path (from `factgrain calibrate`)")
+    g.add_argument("--skip-uncovered", action="store_true",
+                   help="units whose argument is absent from the reference are extrinsic errors without a verifier call")
 
 
 def add_method_args(p: argparse.ArgumentParser) -> None:
@@ -47,6 +53,14 @@ def evaluator_kwargs(args: argparse.Namespace) -> dict:
     )
     if args.verifier:
         kw["verifier"] = args.verifier
+    for key in ("nli_model", "calibration"):
+        if getattr(args, key, None):
+            kw[key] = getattr(args, key)
+    if getattr(args, "skip_uncovered", False):
+        kw["skip_uncovered"] = True
+    for role in ("reflector_model", "verifier_model"):  # absent on parsers without add_model_args
+        if getattr(args, role, None):
+            kw[role] = getattr(args, role)
     if getattr(args, "cache", None) is not None:
         kw.update(cache=args.cache, cache_dir=getattr(args, "cache_dir", None))
     return kw
