@@ -14,6 +14,7 @@ import os
 import queue
 import shutil
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -26,6 +27,10 @@ FLAGS = [
     "--disable-dev-shm-usage", "--hide-scrollbars", "--mute-audio", "--no-default-browser-check",
     "--remote-debugging-pipe",
 ]
+
+
+SHIM = ("import os, sys; r, w = int(sys.argv[1]), int(sys.argv[2]); os.dup2(r, 3); os.dup2(w, 4); "
+        "os.close(r); os.close(w); os.execv(sys.argv[3], sys.argv[3:])")
 
 
 def find_chromium() -> str | None:
@@ -47,20 +52,16 @@ class Chromium:
         self.profile = tempfile.mkdtemp(prefix="factgrain-chromium-")  # a fresh user-data dir each run
         to_child_r, self._to_child = os.pipe()
         self._from_child, from_child_w = os.pipe()
-        # Move the child's ends above fd 4 so the dup2 below cannot clobber one with the other.
+        # The child's ends go above fd 4, then a tiny exec shim puts them on 3 and 4 and becomes
+        # Chromium (no preexec_fn: it is unsafe in a process with threads, as pytest's may be).
         hi_r = fcntl.fcntl(to_child_r, fcntl.F_DUPFD_CLOEXEC, 10)
         hi_w = fcntl.fcntl(from_child_w, fcntl.F_DUPFD_CLOEXEC, 10)
         os.close(to_child_r)
         os.close(from_child_w)
-
-        def wire_fds() -> None:  # runs in the child: fd 3 = commands in, fd 4 = replies out
-            os.dup2(hi_r, 3)
-            os.dup2(hi_w, 4)
-
         self.proc = subprocess.Popen(
-            [executable, *FLAGS, f"--user-data-dir={self.profile}", "about:blank"],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-            preexec_fn=wire_fds, close_fds=False,
+            [sys.executable, "-c", SHIM, str(hi_r), str(hi_w),
+             executable, *FLAGS, f"--user-data-dir={self.profile}", "about:blank"],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, pass_fds=(hi_r, hi_w),
         )
         os.close(hi_r)
         os.close(hi_w)
@@ -98,10 +99,16 @@ class Chromium:
         if session:
             msg["sessionId"] = session
         os.write(self._to_child, json.dumps(msg).encode() + b"\0")
-        try:
-            reply = q.get(timeout=self.timeout)
-        except queue.Empty:
-            raise CDPError(f"no reply to {method} within {self.timeout}s; stderr: {self.stderr_tail()}") from None
+        deadline = time.monotonic() + self.timeout
+        while True:  # in slices, so a browser that died is reported at once, not after the timeout
+            try:
+                reply = q.get(timeout=0.25)
+                break
+            except queue.Empty:
+                if self.proc.poll() is not None:
+                    raise CDPError(f"Chromium exited ({self.proc.returncode}) during {method}: {self.stderr_tail()}") from None
+                if time.monotonic() > deadline:
+                    raise CDPError(f"no reply to {method} within {self.timeout}s; stderr: {self.stderr_tail()}") from None
         if "error" in reply:
             raise CDPError(f"{method}: {reply['error']}")
         return reply.get("result", {})

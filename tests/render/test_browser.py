@@ -24,6 +24,8 @@ pytestmark = pytest.mark.browser
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = Path(os.environ.get("FACTGRAIN_ARTIFACTS", REPO / "artifacts")) / "html-report"
 CHROMIUM = find_chromium()
+if CHROMIUM is None and os.environ.get("FACTGRAIN_REQUIRE_BROWSER") == "1":
+    raise RuntimeError("FACTGRAIN_REQUIRE_BROWSER=1 but no Chromium found: run scripts/setup-browser.sh")
 if CHROMIUM is None:
     pytest.skip("Chromium not found (install the Debian packages chromium and chromium-driver: "
                 "scripts/setup-browser.sh)", allow_module_level=True)
