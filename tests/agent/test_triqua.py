@@ -139,11 +139,14 @@ def test_rules_give_triples_and_typed_qualifiers(sentence, expected):
 
 async def test_enum_mode_france_needs_no_model_call():
     backend = ScriptedBackend(handler=lambda req: pytest.fail("the model should not be asked"))
-    units = await TriQuaDecomposer(backend, span_mode="enum").decompose(segment("Paris is big. " + FRANCE))
-    f = units[-1]
+    text = "Paris is big. " + FRANCE + " It was the largest country of the union."
+    units = await TriQuaDecomposer(backend, span_mode="enum").decompose(segment(text))
+    f = units[1]
     assert f.id == "s1.u0" and (f.subject, f.relation, f.object) == ("France", "population was", "64.5 million")
     assert [q.type.value for q in f.qualifiers] == ["temporal", "constraint"]
-    spans_are_exact(f, "Paris is big. " + FRANCE)
+    spans_are_exact(f, text)
+    it = units[2]  # the pronoun takes the previous sentence's subject, span and all
+    assert (it.subject, it.subject_span, it.object) == ("France", f.subject_span, "the largest country of the union")
 
 
 async def test_enum_mode_asks_only_for_ambiguous_qualifiers():

@@ -135,7 +135,7 @@ class TriQuaDecomposer(Decomposer):
     # -- free mode: the paper's passage-level extraction -----------------------------------------
     async def decompose(self, doc: Document) -> list[HyperRelationalFact]:
         if self.span_mode == "enum":
-            return await super().decompose(doc)  # sentence by sentence
+            return _resolve_pronouns(await super().decompose(doc))  # sentence by sentence
         sem = asyncio.Semaphore(self.backend.max_connections)
 
         async def one(chunk_index: int) -> list[HyperRelationalFact]:
@@ -266,6 +266,22 @@ class TriQuaDecomposer(Decomposer):
         result = await self.backend.chat(messages, max_tokens=4, choices=QUALIFIER_CHOICES)
         word = result.text.strip().lower()
         return QualifierType(word) if word in QUALIFIER_CHOICES else None
+
+
+_PRONOUNS = {"it", "he", "she", "they"}
+
+
+def _resolve_pronouns(units: list[HyperRelationalFact]) -> list[HyperRelationalFact]:
+    """Enum mode's stand-in for the model's decontextualisation: a pronoun subject becomes the
+    subject of the previous sentence's first fact (its span points at that mention)."""
+    first: dict[int, HyperRelationalFact] = {}
+    for u in units:
+        first.setdefault(u.sentence_index, u)
+    for u in units:
+        prev = first.get(u.sentence_index - 1)
+        if u.subject.lower() in _PRONOUNS and prev is not None and prev.subject.lower() not in _PRONOUNS:
+            u.subject, u.subject_span = prev.subject, prev.subject_span
+    return units
 
 
 def _span(text: str, offset: int, rng: tuple[int, int] | None) -> Span | None:
