@@ -116,6 +116,7 @@ def run_eval(
     concurrency: int = 4,
     retry_errors: bool = False,
     make_plots: bool = True,
+    ray_actors: int | None = None,
 ) -> RunResult:
     """Run (or resume) ``task_name`` on ``split`` and write predictions, report.md and plots to ``out``."""
     from factgrain import progress
@@ -160,7 +161,7 @@ def run_eval(
             from factgrain.integrations.ray_runner import run_ray
 
             run_ray(task, pending, settings, split=split, endpoints=endpoints or [], write=write, advance=advance,
-                    concurrency=concurrency)
+                    concurrency=concurrency, actors=ray_actors)
         elif pending:
             raise ConfigurationError(f"unknown engine {engine!r}; choose local or ray")
     wall = time.perf_counter() - t0

@@ -99,7 +99,7 @@ def run_ray(
     endpoints: list[str],
     write: Callable[[dict[str, Any]], None],
     advance: Callable[..., None] = lambda n=1: None,
-    actors_per_endpoint: int = 1,
+    actors: int | None = None,
     batch_size: int = 4,
     concurrency: int = 4,
     address: str | None = None,
@@ -117,7 +117,7 @@ def run_ray(
     ctx.enable_progress_bars = False  # the runner draws its own bar
     rows = [{"id": j.id, "payload": json.dumps(j.payload), "endpoint": endpoint_for(j, endpoints) or ""}
             for j in jobs]
-    n_actors = max(1, len(endpoints)) * max(1, actors_per_endpoint)
+    n_actors = actors or max(1, len(endpoints))
     ds = ray.data.from_items(rows).map_batches(
         _Predictor,
         fn_constructor_kwargs={"task_name": task.name, "task_options": task.config(), "settings": settings,
