@@ -43,6 +43,8 @@ class CheckOptions(BaseModel):
     max_chars: int = Field(default=DEFAULT_MAX_CHARS, gt=0)
     retrieval_k: int = Field(default=3, ge=1)
     retrieval_budget_chars: int = Field(default=6000, gt=0)
+    skip_uncovered: bool = Field(default=False, description="units whose argument the reference never mentions are "
+                                 "extrinsic errors without a verifier call (verifier 'coverage')")
     cache: bool = Field(default=False, description="answer repeated LLM calls from the disk cache")
     cache_dir: str | None = Field(default=None, description="cache directory; None = FACTGRAIN_CACHE_DIR or ~/.cache/factgrain")
 
@@ -87,8 +89,21 @@ class Evaluator:
         reflector_model: str | Backend | None = None,
         verifier_options: dict[str, Any] | None = None,
         decomposer_options: dict[str, Any] | None = None,
+        nli_model: str | None = None,
+        calibration: Any = None,
         **options: Any,
     ):
+        # "nli/<dir>" picks the NLI verifier on that directory; the LLM roles fall back to the
+        # decomposer model (or the default one).
+        for spec in (model, verifier_model):
+            if isinstance(spec, str) and spec.startswith("nli/"):
+                nli_model = spec[len("nli/"):]
+                if options.get("verifier") is None:
+                    options["verifier"] = "nli"
+        if isinstance(model, str) and model.startswith("nli/"):
+            model = decomposer_model
+        if isinstance(verifier_model, str) and verifier_model.startswith("nli/"):
+            verifier_model = None
         from factgrain.config import load_config  # arguments > FACTGRAIN_* env > factgrain.toml / pyproject
 
         self.config = load_config(model=model, base_url=base_url, api_key=api_key, decomposer_model=decomposer_model,
@@ -105,11 +120,18 @@ class Evaluator:
         self.decomposer_options = dict(decomposer_options or {})
         self.decomposer_options.setdefault("span_mode", self.options.span_mode)
         vname = self.options.verifier or default_verifier_name(verifier_backend)
+        if calibration is not None:  # a profile decides which signals to fuse
+            vname = "fused"
         cls = verifier_class(vname)
         vopts = dict(verifier_options or {})
         vopts.setdefault("threshold", self.options.threshold)
-        if vname == "llm":
+        if vname in ("llm", "fused"):
             vopts.setdefault("keep_prompts", self.options.keep_prompts)
+        if vname == "nli":
+            vopts.setdefault("model_path", nli_model)
+        if vname == "fused":
+            vopts.setdefault("profile", calibration)
+            vopts.setdefault("nli_model", nli_model)
         self.verifier: Verifier = cls(verifier_backend, **vopts) if vname in ("llm", "fused") else cls(**vopts)
         self.verifier_name = vname
 
@@ -138,14 +160,18 @@ class Evaluator:
             t3 = time.perf_counter()
             evidence_for = self._evidence_fn(sources)
             items = build_items(units, doc, evidence_for)
-            verdicts = await self.verifier.verify_items(items)
+            decided: list[UnitVerdict] = []
+            if opts.skip_uncovered:
+                from factgrain.agent.verifiers.coverage_gate import split_uncovered
+
+                items, decided = split_uncovered(items, joined_reference(sources))
+            verdicts = decided + await self.verifier.verify_items(items)
             if any(v.hard_answer_only for v in verdicts):
                 warnings.append("the verifier's backend returned no logprobs: probabilities are hard Yes/No answers (0 or 1)")
             timings["verify_s"] = time.perf_counter() - t3
             results = self._results(units, verdicts)
             classify_errors(results, joined_reference(sources))
             scores = agg.score(results, threshold=opts.threshold, aggregate=opts.aggregate)
-            scores.failed_sentences = len(getattr(decomposer, "failed_sentences", []))
             scores.failed_sentences = len(getattr(decomposer, "failed_sentences", []))
             timings["total_s"] = time.perf_counter() - t0
         prompt_versions = {**decomposer.prompt_versions(), **self.verifier.prompt_versions()}

@@ -29,6 +29,25 @@ class VerifyItem:
             return self.evidence[0].text
         return "\n\n".join(f"[source {e.source_id}] {e.text}" for e in self.evidence)
 
+    def locate(self, start: int, end: int, score: float | None = None) -> Evidence:
+        """The evidence passage holding ``evidence_text[start:end]``, with offsets into its source."""
+        if len(self.evidence) == 1:
+            ev = self.evidence[0]
+            off = ev.start or 0
+            return Evidence(source_id=ev.source_id, passage_index=ev.passage_index, start=off + start,
+                            end=off + end, text=ev.text[start:end], score=score)
+        pos = 0
+        for ev in self.evidence:
+            head = len(f"[source {ev.source_id}] ")
+            lo, hi = pos + head, pos + head + len(ev.text)
+            if start < hi:  # the window starts in this passage (or in its header)
+                a, b = max(start, lo) - lo, min(max(end, lo), hi) - lo
+                off = ev.start or 0
+                return Evidence(source_id=ev.source_id, passage_index=ev.passage_index, start=off + a,
+                                end=off + b, text=ev.text[a:b], score=score)
+            pos = hi + 2  # the "\n\n" separator
+        return self.evidence[-1].model_copy(update={"score": score}) if self.evidence else Evidence(score=score)
+
 
 EvidenceFn = Callable[[Unit, Component, str], list[Evidence]]
 

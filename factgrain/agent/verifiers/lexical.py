@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 from factgrain.agent.verifiers.base import Verifier, VerifyItem
 from factgrain.agent.verifiers.lexical_features import LexicalModel, lexical_features
 from factgrain.schemas.units import Claim, HyperRelationalFact, QAPair
-from factgrain.schemas.verdicts import Evidence, UnitVerdict
+from factgrain.schemas.verdicts import UnitVerdict
 
 
 def _logit(p: float) -> float:
@@ -58,11 +58,8 @@ class LexicalVerifier(Verifier):
         window = feats.best_window
         evidence = list(item.evidence)
         if window is not None and window.text:
-            src = item.evidence[0] if len(item.evidence) == 1 else None
-            offset = (src.start or 0) if src else 0
-            evidence = [Evidence(source_id=src.source_id if src else "*", passage_index=src.passage_index if src else None,
-                                 start=offset + window.start, end=offset + window.end, text=window.text,
-                                 score=float(window.score))]
+            # cite the passage (and source) the best window lies in, not the joined evidence text
+            evidence = [item.locate(window.start, window.end, float(window.score))]
         return UnitVerdict(
             unit_id=item.unit.id, component=item.component.name, probability=prob, label=self.label(prob),
             verifier=self.name, evidence=evidence, features={k: float(v) for k, v in feats.values.items()},

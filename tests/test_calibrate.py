@@ -1,0 +1,61 @@
+"""`factgrain calibrate`: refuses test, fits on dev rows (leakage-filtered), saves a profile that
+check loads by name."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import factgrain
+from factgrain import calibration as C
+from factgrain.backends.scripted import ScriptedBackend
+from factgrain.cli import main
+from tests.scripted import statement_of
+
+
+def test_split_test_is_refused(capsys):
+    assert main(["calibrate", "--split", "test", "--name", "x", "--verifier", "lexical"]) == 3
+    err = capsys.readouterr().err
+    assert "never fits on test" in err and "Traceback" not in err
+
+
+def test_unknown_task_and_family():
+    from factgrain.errors import ConfigurationError
+
+    with pytest.raises(ConfigurationError, match="unknown calibration task"):
+        C.task_rows("nope", "dev")
+    with pytest.raises(ConfigurationError, match="unknown signal family"):
+        C.families_for(None, signals="llm,magic")
+
+
+def test_dev_rows_drop_articles_shared_with_test(data_dir):
+    rows, leak = C.task_rows("qasem-table4", "dev")
+    assert leak["dropped_rows"] > 0 and len(rows) == leak["dev_rows"] - leak["dropped_rows"]
+    assert {r["split"] for r in rows} == {"dev"}
+
+
+def test_cli_lexical_profile_round_trip(data_dir, tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("FACTGRAIN_HOME", str(tmp_path))
+    assert main(["calibrate", "--verifier", "lexical", "--limit", "150", "--name", "lex150"]) == 0
+    out = capsys.readouterr()
+    path = tmp_path / "profiles" / "lex150.json"
+    assert out.out.strip() == str(path) and "out-of-fold AUC" in out.err
+    prof = json.loads(path.read_text())
+    assert prof["families"] == ["lexical"] and prof["split"] == "dev" and prof["meta"]["n"] == 150
+    assert prof["meta"]["dev_oof_auc"] > 0.6  # lexical overlap carries signal on QASem dev
+
+
+async def test_llm_signal_is_calibrated_from_scripted_replies(data_dir):
+    """A scripted 'LLM' whose P(Yes) follows the gold label but is biased low: the profile must find a
+    threshold below 0.5 and separate the rows."""
+    rows, _ = C.task_rows("qasem-table4", "dev", limit=80, seed=3)
+    gold = {f"{r['question']} {r['answer']}": r["label"] for r in rows}
+
+    def handler(req):
+        return 0.35 if gold[statement_of(req)] else 0.1
+
+    prof = await C.calibrate("qasem-table4", "dev", name="llm", families=["llm"], backend=ScriptedBackend(handler=handler),
+                             limit=80, seed=3)
+    assert prof.model == "scripted/scripted" and prof.meta["dev_oof_auc"] > 0.95
+    assert prof.probability({"llm.logit": C._logit(0.35)}) > 0.5 > prof.probability({"llm.logit": C._logit(0.1)})
