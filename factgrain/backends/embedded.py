@@ -65,6 +65,8 @@ def _start_server(path: Path, n_ctx: int, n_parallel: int, threads: int) -> str:
             params.endpoint_metrics = True
             params.cpuparams.n_threads = threads
             params.cpuparams_batch.n_threads = threads
+            # Host-RAM copies of evicted slot prompts (llama.cpp default 8 GiB): a few references' worth.
+            params.cache_ram_mib = int(os.environ.get("FACTGRAIN_EMBEDDED_CACHE_MIB", "256"))
             server = xllamacpp.Server(params)
             _servers[key] = server
         return str(server.listening_address).rstrip("/")
@@ -104,8 +106,9 @@ class EmbeddedBackend(LlamaCppBackend):
     ):
         path = resolve_model_path(model)
         n_parallel = n_parallel or int(os.environ.get("FACTGRAIN_EMBEDDED_SLOTS", "2"))
-        # llama.cpp splits n_ctx across slots; give each slot room for a long reference.
-        n_ctx = n_ctx or int(os.environ.get("FACTGRAIN_EMBEDDED_CTX", str(8192 * n_parallel)))
+        # llama.cpp splits n_ctx across slots. 4,096 tokens per slot holds a verification prompt at the
+        # default retrieval budget (6,000 characters of evidence); the KV cache is most of the RSS.
+        n_ctx = n_ctx or int(os.environ.get("FACTGRAIN_EMBEDDED_CTX", str(4096 * n_parallel)))
         # llama.cpp threads spin; with every core taken, one busy neighbour process slows it tenfold.
         threads = threads or int(os.environ.get("FACTGRAIN_EMBEDDED_THREADS", "0")) or max(1, (os.cpu_count() or 2) - 1)
         self.model_path = path
