@@ -123,3 +123,14 @@ def test_cli_revise_shows_rounds_scores_and_diff(tmp_path, monkeypatch, capsys):
                  "--verifier", "llm", "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert [r["score"] for r in data["rounds"]] == [0.5, 1.0] and data["stop_reason"] == "target_reached"
+
+
+def test_a_failing_reviser_keeps_round_zero_and_says_why():
+    def reply(req):
+        if req.kind == "structured" and req.response_model is RevisionEdits:
+            return {"edits": [{"problem": 9, "replacement": "x"}]}  # never valid: only problem 1 exists
+        return PlantedBackend.reply(req)
+
+    revision = factgrain.revise(TEXT, REF, model=ScriptedBackend(handler=reply), verifier="llm")
+    assert revision.stop_reason == "reviser_failed" and len(revision.rounds) == 1
+    assert "RevisionEdits" in revision.error and "3 attempt" in revision.error

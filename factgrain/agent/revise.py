@@ -76,6 +76,7 @@ class Revision(BaseModel):
     best_round: int
     stop_reason: StopReason
     target: float
+    error: str | None = Field(default=None, description="why the reviser failed, when it did")
 
     @property
     def text(self) -> str:
@@ -226,6 +227,7 @@ async def arevise(text: str, reference: Any, *, question: str | None = None, mod
     rounds = [_round(0, report, score)]
     best = 0
     stop: StopReason | None = None
+    error: str | None = None
     for index in range(1, max_rounds + 1):
         current = rounds[best]
         if current.score is None:
@@ -243,8 +245,8 @@ async def arevise(text: str, reference: Any, *, question: str | None = None, mod
         try:
             obj, _ = await reviser.structured(messages, RevisionEdits, context={"problems": len(problems)},
                                               max_tokens=200 + 120 * len(problems))
-        except FactgrainError:
-            stop = "reviser_failed"
+        except FactgrainError as exc:  # keep the rounds so far; say why
+            stop, error = "reviser_failed", str(exc)
             break
         new_text, applied = apply_edits(current.report, problems, obj.edits)
         if new_text.strip() == current.text.strip() or not new_text.strip():
@@ -262,7 +264,7 @@ async def arevise(text: str, reference: Any, *, question: str | None = None, mod
     if stop is None:
         last = rounds[best].score
         stop = "target_reached" if last is not None and last >= target else "max_rounds"
-    return Revision(rounds=rounds, best_round=best, stop_reason=stop, target=target)
+    return Revision(rounds=rounds, best_round=best, stop_reason=stop, target=target, error=error)
 
 
 def _reference_text(report: Report) -> str:

@@ -43,7 +43,8 @@ def render_text(revision) -> str:
         if r.diff:
             out.append(r.diff.rstrip("\n"))
     out.append(f"stopped: {revision.stop_reason}; best round {revision.best_round} "
-               f"(score {_fmt(revision.score)}, target {revision.target})")
+               f"(score {_fmt(revision.score)}, target {revision.target})"
+               + (f"; reviser error: {revision.error}" if revision.error else ""))
     out.append("")
     out.append(revision.text)
     return "\n".join(out) + "\n"
