@@ -26,6 +26,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--methods", help="comma-separated decomposition methods for the dilemmas tasks "
                                      "(default: every available one)")
     p.add_argument("--reflect", action="store_true", help="dilemmas tasks: also run every method with reflection")
+    p.add_argument("--input", help="jsonl task: your JSONL file (id, text, reference, question?, label?)")
+    p.add_argument("--method", default="qasem", help="jsonl and qasem-decomposer tasks: decomposition method")
     p.add_argument("--styles", default="qa,affirmative", help="qasem-table4: qa, affirmative or both")
     p.add_argument("--engine", choices=["local", "ray"], default="local")
     p.add_argument("--endpoints", help="ray engine: comma-separated OpenAI-compatible base URLs")
@@ -44,6 +46,10 @@ def task_options(args: argparse.Namespace) -> dict:
         if args.methods:
             opts["methods"] = [m.strip() for m in args.methods.split(",") if m.strip()]
         return opts
+    if args.task == "jsonl":
+        return {"path": args.input, "method": args.method}
+    if args.task == "qasem-decomposer":
+        return {"method": args.method}
     return {}
 
 

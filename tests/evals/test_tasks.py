@@ -167,3 +167,21 @@ def test_embedded_smoke(tmp_path, data_dir, monkeypatch, task, split, opts):
     assert res.tables[0].rows
     assert task in task_names()
     assert re.search(r"\| (all|none) \|", res.markdown)
+
+
+def test_jsonl_task_batch_checks_a_user_file(tmp_path):
+    from factgrain.errors import InputError
+
+    src = tmp_path / "in.jsonl"
+    rows = [{"id": f"r{i}", "text": "The cat sat on the mat.", "reference": "A cat sat on a mat.", "label": i % 2}
+            for i in range(3)]
+    src.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    res = run_eval("jsonl", split="-", out=tmp_path / "out", task_options={"path": str(src)}, make_plots=False,
+                   settings=EvalSettings(model=eval_backend(), verifier="llm"))
+    recs = lines(tmp_path / "out")
+    assert [r["id"] for r in sorted(recs, key=lambda r: r["id"])] == ["r0", "r1", "r2"]
+    assert all(r["report"]["results"] and r["n_units"] == 2 for r in recs)
+    assert dict(res.tables[0].rows)["rows"] == 3 and "BAcc" in dict(res.tables[0].rows)
+    src.write_text('{"id": "a", "text": "x"}\n')
+    with pytest.raises(InputError, match="needs 'text' and 'reference'"):
+        get_task("jsonl", path=str(src)).jobs("-", limit=None, seed=0)

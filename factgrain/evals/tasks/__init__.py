@@ -13,6 +13,7 @@ TASKS: dict[str, str] = {
     "dilemmas-wice": "factgrain.evals.tasks.dilemmas_wice:DilemmasWice",
     "dilemmas-felm": "factgrain.evals.tasks.dilemmas_felm:DilemmasFelm",
     "dilemmas-bingchat": "factgrain.evals.tasks.dilemmas_bingchat:DilemmasBingchat",
+    "jsonl": "factgrain.evals.tasks.jsonl_file:JsonlFile",
 }
 
 

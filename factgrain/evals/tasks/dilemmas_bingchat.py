@@ -39,7 +39,7 @@ class DilemmasBingchat(DilemmasTask):
 
     def summarize(self, records: list[dict[str, Any]]) -> list[Table]:
         tables = super().summarize(records)
-        for (method, reflect), rs in sorted(self.rows(records).items()):
+        for (method, reflect), rs in self.rows(records).items():
             by_k: dict[int, list[dict[str, Any]]] = {}
             for r in rs:
                 by_k.setdefault(r["combined_num"], []).append(r)
@@ -58,7 +58,7 @@ class DilemmasBingchat(DilemmasTask):
         from factgrain.evals import plots
 
         out = super().plots(records, out_dir)
-        for (method, reflect), rs in sorted(self.rows(records).items()):
+        for (method, reflect), rs in self.rows(records).items():
             grid = self.grid(rs)
             tag = f"{method}{'-reflect' if reflect else ''}".replace(":", "_")
             path = plots.heatmap({k: f["f1"] for k, f in grid.items()}, out_dir / f"heatmap-{tag}.png",

@@ -38,7 +38,8 @@ def expand_methods(methods: list[str] | None = None) -> list[str]:
             continue
         variants = getattr(module, "STYLES", None) or getattr(module, "VARIANTS", None) or {}
         out += [f"{prefix}:{v}" for v in variants]
-    return out
+    # the undecomposed baseline first, as in the paper's tables
+    return sorted(out, key=lambda m: m != "none")
 
 
 def sample(rows: list[Any], limit: int | None, seed: int) -> list[Any]:
@@ -96,15 +97,17 @@ class DilemmasTask(Task):
         }
 
     def rows(self, records: list[dict[str, Any]]) -> dict[tuple[str, bool], list[dict[str, Any]]]:
+        """Records grouped by (method, reflect), in the order the methods were asked for."""
         groups: dict[tuple[str, bool], list[dict[str, Any]]] = {}
         for r in records:
             if "error" not in r:
                 groups.setdefault((r["method"], bool(r["reflect"])), []).append(r)
-        return groups
+        order = {m: i for i, m in enumerate(self.methods)}
+        return dict(sorted(groups.items(), key=lambda kv: (order.get(kv[0][0], len(order)), kv[0][0], kv[0][1])))
 
     def summarize(self, records: list[dict[str, Any]]) -> list[Table]:
         rows, data = [], {}
-        for (method, reflect), rs in sorted(self.rows(records).items()):
+        for (method, reflect), rs in self.rows(records).items():
             f = binary_figures([r["label"] for r in rs], [r.get("score") for r in rs])
             f["avg_units"] = float(np.mean([r["n_units"] for r in rs])) if rs else None
             data[(method, reflect)] = f
@@ -123,6 +126,6 @@ class DilemmasTask(Task):
 
         curves = {f"{m}{' +reflect' if rf else ''}": ([r["label"] for r in rs if r.get("score") is not None],
                                                       [r["score"] for r in rs if r.get("score") is not None])
-                  for (m, rf), rs in sorted(self.rows(records).items())}
+                  for (m, rf), rs in self.rows(records).items()}
         path = plots.roc_curves(curves, out_dir / "roc.png", title=f"{self.dataset}: ROC per method")
         return [path] if path else []
