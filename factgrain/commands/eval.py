@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from factgrain.commands.check import add_model_args
+from factgrain.commands.check import add_cache_args, add_model_args
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -32,7 +32,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--engine", choices=["local", "ray"], default="local")
     p.add_argument("--endpoints", help="ray engine: comma-separated OpenAI-compatible base URLs")
     p.add_argument("--concurrency", type=int, default=4, help="predictions in flight at once (local engine)")
-    p.add_argument("--cache", action=argparse.BooleanOptionalAction, default=None, help="LLM-call disk cache")
+    p.add_argument("--threshold", type=float, default=0.5, help="P(supported) at or above which a unit is supported")
+    p.add_argument("--aggregate", choices=["mean", "min", "harmonic"], default="harmonic",
+                   help="how unit probabilities make a text-level score (dilemmas, jsonl)")
+    add_cache_args(p, default=False)
     p.add_argument("--retry-errors", action="store_true", help="on resume, run failed predictions again")
     p.add_argument("--no-plots", action="store_true")
     p.set_defaults(func=run)
@@ -60,8 +63,20 @@ def run(args: argparse.Namespace) -> int:
 
     if args.engine == "ray" and not args.endpoints:
         raise ConfigurationError("--engine ray needs --endpoints URL1,URL2 (OpenAI-compatible base URLs)")
+    options: dict = {}
+    if args.threshold != 0.5:
+        options["threshold"] = args.threshold
+    if args.aggregate != "harmonic":
+        options["aggregate"] = args.aggregate
+    for key in ("nli_model", "calibration"):
+        if getattr(args, key, None):
+            options[key] = getattr(args, key)
+    if getattr(args, "skip_uncovered", False):
+        options["skip_uncovered"] = True
     settings = EvalSettings(model=args.model, base_url=args.base_url, api_key=args.api_key,
-                            decomposer_model=args.decomposer_model, verifier=args.verifier, cache=args.cache)
+                            decomposer_model=args.decomposer_model, verifier_model=args.verifier_model,
+                            reflector_model=args.reflector_model, verifier=args.verifier, options=options,
+                            cache=args.cache, cache_dir=args.cache_dir)
     result = run_eval(
         args.task, split=args.split, limit=args.limit, seed=args.seed,
         out=args.out or f"factgrain-eval/{args.task}-{args.split}", settings=settings,

@@ -59,6 +59,7 @@ def fingerprint(task: Task, split: str, limit: int | None, seed: int, settings: 
     """What must match for a resume to continue the same run."""
     return {"task": task.name, "split": split, "limit": limit, "seed": seed, "task_options": task.config(),
             "model": _model_label(settings.model), "decomposer_model": settings.decomposer_model,
+            "verifier_model": settings.verifier_model, "reflector_model": settings.reflector_model,
             "verifier": settings.verifier, "options": settings.options}
 
 

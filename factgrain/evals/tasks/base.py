@@ -43,8 +43,11 @@ class EvalSettings(BaseModel):
     base_url: str | None = None
     api_key: str | None = None
     decomposer_model: str | None = None
+    verifier_model: str | None = None
+    reflector_model: str | None = None
     verifier: str | None = None
     cache: bool | None = None
+    cache_dir: str | None = None
     options: dict[str, Any] = Field(default_factory=dict, description="extra CheckOptions fields")
 
 
@@ -67,8 +70,11 @@ class EvalContext:
             # The LLM-call disk cache (issue 8) lands as a CheckOptions field; pass it through once it exists.
             if s.cache is not None and "cache" in CheckOptions.model_fields:
                 kw["cache"] = s.cache
+                if s.cache_dir:
+                    kw["cache_dir"] = s.cache_dir
+            roles = {k: v for k, v in (("verifier_model", s.verifier_model), ("reflector_model", s.reflector_model)) if v}
             self._evaluators[key] = Evaluator(s.model, base_url=s.base_url, api_key=s.api_key,
-                                              decomposer_model=s.decomposer_model, **kw)
+                                              decomposer_model=s.decomposer_model, **roles, **kw)
         return self._evaluators[key]
 
     def describe(self) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 
 from factgrain.evals.tasks.base import Table
 from factgrain.evals.tasks.common import binary_figures, pct
-from factgrain.evals.tasks.dilemmas_common import DilemmasTask, sample
+from factgrain.evals.tasks.dilemmas_common import DilemmasTask, sample, threshold_of
 
 MAX_UNITS_BUCKET = 10  # n_units above this share one column ("10+")
 
@@ -35,7 +35,8 @@ class DilemmasBingchat(DilemmasTask):
         cells: dict[tuple[int, int], list[dict[str, Any]]] = {}
         for r in rs:
             cells.setdefault((r["combined_num"], units_bucket(r["n_units"])), []).append(r)
-        return {k: binary_figures([r["label"] for r in v], [r.get("score") for r in v]) for k, v in cells.items()}
+        return {k: binary_figures([r["label"] for r in v], [r.get("score") for r in v], threshold=threshold_of(v))
+                for k, v in cells.items()}
 
     def summarize(self, records: list[dict[str, Any]]) -> list[Table]:
         tables = super().summarize(records)
@@ -45,7 +46,8 @@ class DilemmasBingchat(DilemmasTask):
                 by_k.setdefault(r["combined_num"], []).append(r)
             rows = []
             for k in sorted(by_k):
-                f = binary_figures([r["label"] for r in by_k[k]], [r.get("score") for r in by_k[k]])
+                f = binary_figures([r["label"] for r in by_k[k]], [r.get("score") for r in by_k[k]],
+                                   threshold=threshold_of(by_k[k]))
                 avg = sum(r["n_units"] for r in by_k[k]) / len(by_k[k])
                 rows.append([k, f["n"], f"{avg:.2f}", pct(f["bacc"]), pct(f["f1"]), f["unscored"]])
             tag = f"{method}{' +reflect' if reflect else ''}"

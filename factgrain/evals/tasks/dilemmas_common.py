@@ -42,6 +42,11 @@ def expand_methods(methods: list[str] | None = None) -> list[str]:
     return sorted(out, key=lambda m: m != "none")
 
 
+def threshold_of(records: list[dict[str, Any]]) -> float:
+    """The decision threshold the records were made with (0.5 unless --threshold changed it)."""
+    return float(records[0].get("threshold", 0.5)) if records else 0.5
+
+
 def sample(rows: list[Any], limit: int | None, seed: int) -> list[Any]:
     """A seeded sample of ``limit`` rows kept in their original order (after filtering)."""
     if limit is None or limit >= len(rows):
@@ -91,7 +96,7 @@ class DilemmasTask(Task):
         score = s.aggregate.get(ev.options.aggregate) if s.status == "ok" else None
         extra = {k: v for k, v in p.items() if k not in ("text", "reference", "question")}
         return {
-            **extra, "score": score, "status": s.status, "n_units": s.units, "scored_units": s.scored_units,
+            **extra, "score": score, "threshold": ev.options.threshold, "status": s.status, "n_units": s.units, "scored_units": s.scored_units,
             "prompt_versions": report.prompt_versions, "usage": report.usage.model_dump(),
             "timings": report.timings, "warnings": report.warnings[:5],
         }
@@ -108,7 +113,7 @@ class DilemmasTask(Task):
     def summarize(self, records: list[dict[str, Any]]) -> list[Table]:
         rows, data = [], {}
         for (method, reflect), rs in self.rows(records).items():
-            f = binary_figures([r["label"] for r in rs], [r.get("score") for r in rs])
+            f = binary_figures([r["label"] for r in rs], [r.get("score") for r in rs], threshold=threshold_of(rs))
             f["avg_units"] = float(np.mean([r["n_units"] for r in rs])) if rs else None
             data[(method, reflect)] = f
             rows.append([method, "yes" if reflect else "no", f["n"], f"{f['avg_units']:.2f}", pct(f["bacc"]),

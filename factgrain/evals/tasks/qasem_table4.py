@@ -69,7 +69,7 @@ class QasemTable4(Task):
             "example_id": p["example_id"], "instance_id": p["instance_id"], "subset": p["subset"],
             "style": p["style"], "label": p["label"], "statement": comp.statement,
             "probability": verdict.probability if scored else None,
-            "status": "scored" if scored else "unscored", "reason": verdict.reason,
+            "status": "scored" if scored else "unscored", "reason": verdict.reason, "threshold": ev.verifier.threshold,
             "n_units": 1, "prompt_versions": ev.verifier.prompt_versions(),
         }
 
@@ -80,7 +80,8 @@ class QasemTable4(Task):
             for style in self.styles:
                 rs = [r for r in records if r.get("style") == style and (subset == "all" or r.get("subset") == subset)
                       and "error" not in r]
-                f = binary_figures([r["label"] for r in rs], [r.get("probability") for r in rs],
+                thr = float(rs[0].get("threshold", 0.5)) if rs else 0.5
+                f = binary_figures([r["label"] for r in rs], [r.get("probability") for r in rs], threshold=thr,
                                    groups=[r["instance_id"] for r in rs], bootstrap=200)
                 data[(subset, style)] = f
                 row += [f["n"], pct(f["bacc"]), ci(f["bacc_ci"]), pct(f["auc"])]
@@ -92,8 +93,8 @@ class QasemTable4(Task):
             tag = "QA" if style == "qa" else "affirmative"
             cols += [f"n ({tag})", f"BAcc {tag}", "95% CI", f"AUC {tag}"] + (["unscored"] if style == "qa" else [])
         errors = sum(1 for r in records if "error" in r)
-        note = ("BAcc at P(supported) >= 0.5, AUC from the probabilities; 95% CI = cluster bootstrap over "
-                "responses (200 draws). Unscored rows are left out of BAcc/AUC and counted.")
+        note = ("BAcc at P(supported) >= the threshold (0.5 unless --threshold), AUC from the probabilities; "
+                "95% CI = cluster bootstrap over responses (200 draws). Unscored rows are left out of BAcc/AUC and counted.")
         if errors:
             note += f" {errors} prediction(s) failed and are left out."
         return [Table("QASemConsistency Table 4 (gold QA verification)", cols, rows, note, data)]
