@@ -1,6 +1,6 @@
 import pytest
 
-from factgrain.agent.decompose.qasem import QADecomposition, QASemDecomposer, attach_predicate
+from factgrain.agent.decompose.qasem import MAX_SLOT_CALLS, QADecomposition, QASemDecomposer
 from factgrain.agent.segment import segment
 from factgrain.backends.scripted import ScriptedBackend
 from factgrain.errors import StructuredOutputError
@@ -49,13 +49,29 @@ async def test_enum_mode_only_chooses_slots():
 
     backend = ScriptedBackend(handler=handler)
     units = await QASemDecomposer(backend, span_mode="enum").decompose(segment(SENT))
-    assert [(u.question, u.answer) for u in units] == [("who fell?", "A man"), ("where fell?", "in the Annalong Valley")]
+    assert [(u.predicate, u.question, u.answer) for u in units] == [
+        ("fell", "who fell?", "A man"), ("fell", "where did someone fall?", "in the Annalong Valley"),
+        ("fell", "when did someone fall?", "while walking"),
+        ("walking", "who walked?", "A man")]  # 'while walking' shares the subject, asked about once
     assert [r.kind for r in backend.requests] == ["chat"]
+    for u in units:
+        assert SENT[u.answer_span.start:u.answer_span.end] == u.answer
+        assert SENT[u.predicate_span.start:u.predicate_span.end] == u.predicate
 
 
-def test_attach_predicate_prefers_the_one_before():
-    assert attach_predicate(10, [("fell", 6), ("walking", 40)]) == "fell"
-    assert attach_predicate(0, [("fell", 6), ("walking", 40)]) == "fell"
+async def test_enum_mode_offers_role_choices_and_caps_model_calls():
+    seen = []
+
+    def handler(req):
+        seen.append(req.last_user)
+        return "what"
+
+    sentence = ("The mayor, the council, the police, the fire service, the nurses, the teachers, the unions, "
+                "the bankers, the farmers, the drivers, the builders and the students met the minister.")
+    backend = ScriptedBackend(handler=handler)
+    await QASemDecomposer(backend, span_mode="enum").decompose(segment(SENT + " " + sentence))
+    assert "(who, what)" in seen[0] and "Role: subject" in seen[0]
+    assert len(backend.requests) <= 1 + MAX_SLOT_CALLS
 
 
 def test_structured_failure_is_typed():

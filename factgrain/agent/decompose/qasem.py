@@ -19,7 +19,8 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, Field, ValidationInfo, field_validator
 
-from factgrain.agent.candidates import candidate_answers, candidate_predicates
+from factgrain.agent import verbforms as vf
+from factgrain.agent.candidates import Arg, Frame, frames
 from factgrain.agent.decompose import context as ctx
 from factgrain.agent.decompose.base import Decomposer, register_decomposer
 from factgrain.agent.locate import locate, locate_word
@@ -28,6 +29,8 @@ from factgrain.schemas.spans import Document, Sentence
 from factgrain.schemas.units import PredicateType, QAPair
 
 MAX_QAS_PER_SENTENCE = 12
+# predicate, predicate type, question, answer[, predicate offset, answer offset in the sentence]
+Draft = tuple
 
 
 class QADraft(BaseModel):
@@ -82,40 +85,65 @@ class QADecomposition(BaseModel):
     qas: list[QADraft] = Field(default_factory=list, max_length=MAX_QAS_PER_SENTENCE)
 
 
-SLOT_CHOICES = ("who", "what", "how", "why")
-_MONTHS = "january february march april may june july august september october november december".split()
-_DAYS = "monday tuesday wednesday thursday friday saturday sunday yesterday today tomorrow".split()
-_TIME_PREPS = {"during", "after", "before", "since", "until"}
-_PLACE_PREPS = {"in", "at", "near", "from", "to", "into", "across", "within"}
+ROLE_WORDS = {"subject": "subject (who or what does it / is it)", "object": "object (who or what it is done to)",
+              "agent": "agent (who or what did it)", "noun-arg": "participant", "adjunct": "modifier",
+              "complement": "complement", "clause": "complement"}
+MAX_SLOT_CALLS = 10  # model calls per sentence; phrases past this take their role's default word
 
 
-def heuristic_slot(phrase: str) -> str | None:
-    """The wh-slot that the phrase's own shape gives away (time words, places, amounts), else None."""
-    words = phrase.split()
-    low = [w.lower().strip(".,") for w in words]
-    if any(w in _MONTHS or w in _DAYS or (w.isdigit() and len(w) == 4) for w in low) or low[0] in _TIME_PREPS:
-        return "when"
-    if any(ch.isdigit() for ch in phrase):
-        return "how much"
-    if low[0] in _PLACE_PREPS and len(words) > 1 and any(w[:1].isupper() for w in words[1:]):
-        return "where"
-    if low[0] in {"because", "due"}:
-        return "why"
-    return None
-MAX_SLOT_PHRASES = 10
+def _placeholder(wh: str | None) -> str:
+    return "someone" if wh == "who" else "something"
 
 
-def attach_predicate(phrase_start: int, predicates: list[tuple[str, int]]) -> str:
-    """The predicate a phrase most likely belongs to: the nearest one before it, else after."""
-    before = [p for p in predicates if p[1] < phrase_start]
-    if before:
-        return before[-1][0]
-    return min(predicates, key=lambda p: abs(p[1] - phrase_start))[0]
+def _inverted(frame: Frame, subj: str) -> str:
+    """The verb group with the subject placeholder moved after the first auxiliary, the way a
+    QA-SRL question asks about a non-subject argument: 'will someone miss', 'did someone fail'."""
+    aux = [a.lower() for a in frame.aux]
+    verb = frame.predicate.lower()
+    if aux:
+        return " ".join([aux[0], subj, *aux[1:], verb])
+    if frame.passive:
+        return f"was {subj} {verb}"
+    if frame.form == "ing":
+        return f"is {subj} {verb}"
+    if frame.form == "s":
+        return f"does {subj} {frame.base}"
+    if frame.form == "base":
+        return f"do {subj} {frame.base}"
+    return f"did {subj} {frame.base}"
 
 
-def slot_question(wh: str, predicate: str) -> str:
-    """The question of a slot-labelled pair: the wh-slot and the predicate (compact QA-SRL form)."""
-    return f"{wh} {predicate}?"
+def slot_question(wh: str, frame: Frame, arg: Arg, *, subject_wh: str | None = None,
+                  description: str = "") -> str:
+    """A QA-SRL style question for one argument of a frame ('who died?', 'what did someone fail to
+    do?', 'where was someone kidnapped?'), built from the sentence's own verb group."""
+    subj = _placeholder(subject_wh)
+    if frame.kind == "copular":
+        return f"{wh} {' '.join(a.lower() for a in frame.aux)} {description}?"
+    if frame.kind == "nominal":
+        return f"{wh} is involved in the {frame.predicate.lower()}?"
+    has_object = any(a.role in ("object", "complement", "clause") for a in frame.args)
+    verb = frame.predicate.lower()
+    aux = " ".join(a.lower() for a in frame.aux)
+    if arg.role == "subject":
+        if frame.passive:
+            return f"{wh} {aux or 'was'} {verb}?"
+        if aux:
+            head = f"{aux} {verb}"
+        elif frame.form == "ing" and arg.start < frame.start:
+            head = f"is {verb}"
+        elif frame.form in ("inf", "ing", "gerund"):
+            head = vf.guess_past(frame.base)
+        else:
+            head = verb
+        obj = " to do something" if any(a.role == "complement" for a in frame.args) else (" something" if has_object else "")
+        return f"{wh} {head}{obj}?"
+    if arg.role == "agent":
+        return f"{wh} {vf.guess_past(frame.base)} {subj}?"
+    if arg.role == "complement":
+        return f"{wh} {_inverted(frame, subj)} to do?"
+    tail = " something" if arg.role == "adjunct" and has_object else ""
+    return f"{wh} {_inverted(frame, subj)}{tail}?"
 
 
 def _predicate_type(word: str, declared: str | None = None) -> PredicateType:
@@ -154,7 +182,7 @@ class QASemDecomposer(Decomposer):
 
     async def decompose_sentence(self, sentence: Sentence, doc: Document) -> list[QAPair]:
         messages = self._messages(sentence, doc)
-        drafts: list[tuple[str, str | None, str, str]] = []  # predicate, type, question, answer
+        drafts: list[Draft] = []
         if self.span_mode == "enum":
             drafts = await self._slot_drafts(sentence)
         else:
@@ -165,44 +193,59 @@ class QASemDecomposer(Decomposer):
                 drafts.append((qa.predicate, qa.predicate_type, qa.question.strip(), qa.answer.strip()))
         return self._to_units(sentence, drafts)
 
-    async def _slot_drafts(self, sentence: Sentence) -> list[tuple[str, str | None, str, str]]:
-        """Small-model path: candidate phrases come from the sentence, each is attached to its
-        nearest predicate, and the model only picks the wh-slot (one constrained token each)."""
+    async def _slot_drafts(self, sentence: Sentence) -> list[Draft]:
+        """Small-model path: the deterministic reader finds each predicate and its arguments
+        (exact spans); the model only picks the question word where the structure leaves a
+        choice (one constrained token, at most MAX_SLOT_CALLS per sentence, each phrase once)."""
         text = sentence.text
-        preds = [(p, span.start) for p in candidate_predicates(text) if (span := locate_word(p, text))]
-        if not preds:
-            return []
-        phrases = [p for p in candidate_answers(text, bare_variants=False)
-                   if p.lower() not in {w.lower() for w, _ in preds}][:MAX_SLOT_PHRASES]
-        drafts = []
-        for phrase in phrases:
-            span = locate(phrase, text)
-            if span is None:
-                continue
-            predicate = attach_predicate(span.start, preds)
-            wh = heuristic_slot(phrase)
-            if wh is None:
-                messages = self.slot_prompt.render(sentence=defuse(text), predicate=defuse(predicate), phrase=defuse(phrase))
-                result = await self.backend.chat(messages, max_tokens=3, choices=list(SLOT_CHOICES))
-                wh = result.text.strip().lower()
-                if wh not in SLOT_CHOICES:
+        chosen: dict[tuple[str, tuple[str, ...], str], str] = {}
+        drafts: list[Draft] = []
+        for frame in frames(text):
+            descriptions = getattr(frame, "descriptions", [frame.description])
+            subject_wh = None
+            for i, arg in enumerate(frame.args):
+                wh = arg.wh or await self._choose(text, frame, arg, chosen)
+                if wh is None:
                     continue
-            drafts.append((predicate, None, slot_question(wh, predicate), phrase))
+                if arg.role == "subject":
+                    subject_wh = subject_wh or wh
+                q = slot_question(wh, frame, arg, subject_wh=subject_wh,
+                                  description=descriptions[i] if i < len(descriptions) else "")
+                drafts.append((frame.predicate, frame.kind, q, arg.text, frame.start, arg.start))
         return drafts
 
-    def _to_units(self, sentence: Sentence, drafts: list[tuple[str, str | None, str, str]]) -> list[QAPair]:
+    async def _choose(self, text: str, frame: Frame, arg: Arg, chosen: dict) -> str | None:
+        role = "modifier" if arg.role == "adjunct" else "entity"
+        key = (arg.text, arg.choices, role)
+        if key in chosen:
+            return chosen[key]
+        if sum(1 for k in chosen if k[0] != "#default") >= MAX_SLOT_CALLS:
+            return "what" if "what" in arg.choices else arg.choices[0]
+        messages = self.slot_prompt.render(sentence=defuse(text), predicate=defuse(frame.predicate),
+                                           phrase=defuse(arg.text), role=ROLE_WORDS.get(arg.role, arg.role),
+                                           choices=", ".join(arg.choices))
+        result = await self.backend.chat(messages, max_tokens=3, choices=list(arg.choices))
+        wh = result.text.strip().lower()
+        if wh not in arg.choices:
+            return None
+        chosen[key] = wh
+        return wh
+
+    def _to_units(self, sentence: Sentence, drafts: list[Draft]) -> list[QAPair]:
         units: list[QAPair] = []
-        seen: set[tuple[str, str, str]] = set()
-        for predicate, ptype, question, answer in drafts:
-            key = (predicate.lower(), question.lower(), answer.lower())
+        seen: set[tuple] = set()
+        for predicate, ptype, question, answer, *hints in drafts:
+            key = (predicate.lower(), question.lower(), answer.lower(), *hints)
             if key in seen:
                 continue  # the same relation twice adds nothing
             seen.add(key)
-            answer_span = locate(answer, sentence.text, offset=sentence.start)
+            # the enum path knows where its predicate and answer are; the free path does not
+            pred_at, answer_at = hints if hints else (None, None)
+            answer_span = locate(answer, sentence.text, offset=sentence.start, near=answer_at)
             if answer_span is None:
                 continue
             pred_span = locate_word(predicate, sentence.text, offset=sentence.start,
-                                    near=answer_span.start - sentence.start)
+                                    near=pred_at if pred_at is not None else answer_span.start - sentence.start)
             units.append(
                 QAPair(
                     id=f"s{sentence.index}.u{len(units)}",

@@ -1,0 +1,134 @@
+"""Measure the QA decomposer alone against the gold QAs of ``qasem_consistency``.
+
+The ``qasem-decomposer`` benchmark task checks whole responses (decomposition *and* verification);
+this script runs only the decomposer, so a change to the candidate heuristics can be measured in
+seconds. It reuses that task's token alignment and matching, so the figures are the same kind:
+a predicted QA matches a gold QA of the same response when the predicate is the same token and the
+answer-token IOU is >= 0.3, one to one (the QASem parser's scoring).
+
+Figures: predicate recall, QA precision / recall / F1, QAs per sentence, and the wh-word agreement
+on matched pairs (the only figure the question text, hence the model's slot choice, can move).
+
+    python -m factgrain.evals.measure_decomposer --split dev                      # embedded SmolLM2-135M
+    python -m factgrain.evals.measure_decomposer --split dev --model scripted/what  # heuristics only
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import time
+from typing import Any
+
+from factgrain.evals.tasks.qasem_decomposer import covered, flat_span, match, token_offsets
+
+_WH = ("who", "what", "when", "where", "why", "how")
+
+
+def wh_word(question: str) -> str:
+    """The question's wh-word ('how much' / 'how long' count as 'how'); '' when there is none."""
+    first = question.strip().lower().split()[:1]
+    return first[0] if first and first[0] in _WH else ""
+
+
+def build_backend(spec: str) -> Any:
+    """A backend from ``provider/model``; ``scripted/<word>`` answers every slot choice with <word>."""
+    if spec.startswith("scripted/"):
+        from factgrain.backends.scripted import ScriptedBackend
+
+        word = spec.split("/", 1)[1]
+        return ScriptedBackend(handler=lambda req: word)
+    from factgrain.backends.registry import get_backend
+
+    return get_backend(spec)
+
+
+def gold_of(ex: Any) -> list[dict[str, Any]]:
+    toks = ex.sentence_tokens
+    out = []
+    for q in ex.qas:
+        sid = min(q.sent_id, len(toks) - 1)  # one dev row numbers its only sentence 1
+        a, b = flat_span(toks, sid, tuple(q.answer_idx), q.answer)
+        pi = q.predicate_idx if q.predicate_idx is not None else -1
+        pa, _ = flat_span(toks, sid, (pi, pi + 1), q.predicate)
+        out.append({"predicate": q.predicate, "predicate_tok": pa, "answer_toks": list(range(a, b)),
+                    "question": q.question, "answer": q.answer})
+    return out
+
+
+async def score_response(ex: Any, decomposer: Any) -> dict[str, Any]:
+    """Decompose one response and compare its QAs with the gold ones."""
+    from factgrain.agent.segment import segment
+
+    doc = segment(ex.text)
+    units = await decomposer.decompose(doc)
+    offsets = token_offsets(ex.text, ex.sentence_tokens)
+    gold = gold_of(ex)
+    pred = []
+    for u in units:
+        ps = (u.predicate_span.start, u.predicate_span.end) if u.predicate_span else None
+        ans = (u.answer_span.start, u.answer_span.end) if u.answer_span else None
+        pred.append({"predicate": u.predicate, "question": u.question, "answer": u.answer,
+                     "predicate_toks": sorted(covered(ps, offsets)), "answer_toks": sorted(covered(ans, offsets))})
+    pairs = match(gold, pred)
+    gold_preds = {g["predicate_tok"] for g in gold}
+    hit = {t for t in gold_preds if any(t in p["predicate_toks"] for p in pred)}
+    wh_same = sum(wh_word(gold[gi]["question"]) == wh_word(pred[pi]["question"]) for gi, pi, _ in pairs)
+    return {"id": ex.id, "subset": ex.subset, "n_sentences": len(ex.sentences), "n_gold": len(gold),
+            "n_pred": len(pred), "matched": len(pairs), "wh_same": wh_same,
+            "gold_predicates": len(gold_preds), "hit_predicates": len(hit),
+            "predicted": [{k: p[k] for k in ("predicate", "question", "answer")} for p in pred],
+            "pairs": pairs, "warnings": list(getattr(decomposer, "warnings", []))[:3]}
+
+
+def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
+    t = {k: sum(r[k] for r in records) for k in ("n_sentences", "n_gold", "n_pred", "matched", "wh_same",
+                                                  "gold_predicates", "hit_predicates")}
+    p = t["matched"] / t["n_pred"] if t["n_pred"] else 0.0
+    r = t["matched"] / t["n_gold"] if t["n_gold"] else 0.0
+    return {"responses": len(records), "sentences": t["n_sentences"],
+            "predicate_recall": t["hit_predicates"] / max(1, t["gold_predicates"]),
+            "qa_precision": p, "qa_recall": r, "qa_f1": 2 * p * r / (p + r) if p + r else 0.0,
+            "qas_per_sentence": t["n_pred"] / max(1, t["n_sentences"]),
+            "gold_qas_per_sentence": t["n_gold"] / max(1, t["n_sentences"]),
+            "wh_agreement": t["wh_same"] / t["matched"] if t["matched"] else None}
+
+
+async def measure(split: str, model: str, *, limit: int | None = None, span_mode: str = "enum") -> tuple[dict, list]:
+    from factgrain.agent.decompose.qasem import QASemDecomposer
+    from factgrain.evals.datasets import load_responses
+
+    backend = build_backend(model)
+    records = []
+    try:
+        for ex in load_responses(split, limit=limit):
+            dec = QASemDecomposer(backend, span_mode=span_mode)
+            records.append(await score_response(ex, dec))
+    finally:
+        close = getattr(backend, "aclose", None)
+        if close is not None:
+            await close()
+    return summarize(records), records
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--split", default="dev", choices=["dev", "test"])
+    ap.add_argument("--model", default="embedded/smollm2-135m")
+    ap.add_argument("--limit", type=int)
+    ap.add_argument("--span-mode", default="enum", choices=["enum", "free"])
+    ap.add_argument("--records", help="write one JSON line per response here")
+    args = ap.parse_args(argv)
+    t0 = time.perf_counter()
+    summary, records = asyncio.run(measure(args.split, args.model, limit=args.limit, span_mode=args.span_mode))
+    summary.update(split=args.split, model=args.model, seconds=round(time.perf_counter() - t0, 1))
+    if args.records:
+        with open(args.records, "w", encoding="utf-8") as fh:
+            for rec in records:
+                fh.write(json.dumps(rec) + "\n")
+    print(json.dumps({k: round(v, 4) if isinstance(v, float) else v for k, v in summary.items()}, indent=1))
+
+
+if __name__ == "__main__":
+    main()
