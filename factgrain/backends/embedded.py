@@ -7,6 +7,7 @@ import atexit
 import hashlib
 import importlib.util
 import os
+import re
 import threading
 from pathlib import Path
 from typing import Any, ClassVar
@@ -20,6 +21,7 @@ _SMOLLM_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 _servers: dict[tuple, Any] = {}
 # How much of a prompt's opening decides its slot: past the shared system text, into the reference.
 PREFIX_CHARS = 4096
+_LEADING_BLOCK = re.compile(r"\s*<(\w+)>.*?</\1>", re.DOTALL)
 _lock = threading.Lock()
 
 
@@ -81,11 +83,19 @@ def shutdown_all() -> None:
 atexit.register(shutdown_all)
 
 
-def prefix_slot(messages: list[dict[str, str]], n_slots: int, chars: int = PREFIX_CHARS) -> int:
-    """The server slot for a prompt, from a hash of its opening (system text + the start of the
-    first user message). Prompts that open with the same reference land on the slot whose KV cache
-    already holds it, instead of every slot computing the reference once."""
-    head = "".join(f"{m.get('role')}:{m.get('content', '')}" for m in messages[:2])[:chars]
+def prefix_slot(messages: list[dict[str, str]], n_slots: int, chars: int = PREFIX_CHARS) -> int | None:
+    """The server slot for a prompt, from a hash of its shared opening, so prompts that open with the
+    same reference land on the slot whose KV cache already holds it (instead of every slot computing
+    the reference once). The project's prompts open the user message with a tagged data block
+    (``<reference>``, ``<sentence>``, ...) and put the unit last: the opening is the system text plus
+    that first block (at most ``chars`` of it). None when a prompt has no such block: the server
+    then picks the slot with the most similar cached prompt itself."""
+    system = "".join(m.get("content", "") for m in messages if m.get("role") == "system")
+    user = next((m.get("content", "") for m in messages if m.get("role") == "user"), "")
+    block = _LEADING_BLOCK.match(user)
+    if block is None:
+        return None
+    head = system + "\x00" + block.group(0)[:chars]
     return int.from_bytes(hashlib.blake2b(head.encode("utf-8"), digest_size=4).digest(), "big") % n_slots
 
 
@@ -126,7 +136,9 @@ class EmbeddedBackend(LlamaCppBackend):
     def request_extras(self, messages: list[dict[str, str]]) -> dict[str, Any]:
         extra = super().request_extras(messages)
         if self.route_slots and self.n_slots > 1 and "id_slot" not in extra:
-            extra["id_slot"] = prefix_slot(messages, self.n_slots)
+            slot = prefix_slot(messages, self.n_slots)
+            if slot is not None:
+                extra["id_slot"] = slot
         return extra
 
     def cache_identity(self) -> dict[str, Any]:

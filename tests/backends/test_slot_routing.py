@@ -52,3 +52,21 @@ async def test_second_unit_of_a_reference_reuses_the_cached_prefix(monkeypatch):
     result = await backend.chat(second, max_tokens=1)
     # Everything up to the statement was already in the slot's KV cache.
     assert result.usage.cached_tokens >= 0.8 * result.usage.prompt_tokens
+
+
+def test_short_prompts_group_by_their_shared_opening_not_their_unit():
+    from factgrain.prompts import QASEM_SLOT
+
+    sentence = "The city council approved the new budget for the coming year on Tuesday after a long debate."
+    phrases = ["The city council", "the new budget", "after a long debate", "for the coming year"]
+    slots = {prefix_slot(QASEM_SLOT.render(sentence=sentence, predicate="approved", phrase=p, role="object",
+                                           choices="who, what"), 4) for p in phrases}
+    assert len(slots) == 1
+    others = {prefix_slot(QASEM_SLOT.render(sentence=f"Sentence {k}: " + sentence, predicate="approved",
+                                            phrase="x", role="object", choices="who, what"), 4)
+              for k in range(12)}
+    assert len(others) > 1
+
+
+def test_a_prompt_without_a_leading_data_block_is_not_routed():
+    assert prefix_slot([{"role": "system", "content": "s"}, {"role": "user", "content": "Is it? <x>y</x>"}], 2) is None
