@@ -135,7 +135,7 @@ _PRONOUNS = {"he", "she", "it", "they", "i", "we", "you", "him", "them", "us", "
 _PERSON_PRONOUNS = {"he", "she", "they", "i", "we", "you", "him", "her", "them", "us", "me", "himself",
                     "herself", "themselves", "someone", "everyone", "nobody"}
 _THING_PRONOUNS = {"it", "this", "that", "itself", "something"}
-_FRAME_PREPS = (_PREPOSITIONS - {"to"}) | {"including", "according", "regarding", "like", "upon",
+_FRAME_PREPS = (_PREPOSITIONS - {"to"}) | {"regarding", "like", "upon",
                                            "throughout", "onto", "among", "behind", "beyond", "off"}
 _SUBORDINATORS = {"because", "although", "though", "while", "when", "whereas", "unless", "if", "once",
                   "whenever", "where"}
@@ -150,10 +150,9 @@ _LY_NOT_ADVERB = {"family", "july", "italy", "supply", "reply", "rely", "apply",
                   "holy", "early", "only", "daily", "weekly", "monthly", "friendly", "likely", "lonely"}
 _NOT_VERB = {"during", "thing", "nothing", "something", "anything", "everything", "morning", "evening",
              "king", "ring", "spring", "string", "building", "ceiling", "wedding", "feeling", "hundred",
-             "red", "bed", "shed", "seed", "speed", "sacred", "naked", "wicked", "kindred", "sibling",
-             "darling", "pudding", "clothing", "sing", "bring", "including", "according", "following",
-             "regarding", "concerning", "united", "limited", "beloved", "pending", "ongoing", "ceiling",
-             "wing", "sterling", "viking", "ling", "aged", "rugged"}
+             "red", "bed", "seed", "speed", "sacred", "naked", "wicked", "kindred", "sibling",
+             "darling", "pudding", "clothing", "regarding", "concerning", "united", "limited", "beloved",
+             "pending", "ongoing", "wing", "sterling", "viking", "rugged", "hatred"}
 _EVENT_NOUNS = {"death", "birth", "attack", "war", "election", "murder", "arrest", "trial", "visit",
                 "crash", "fire", "injury", "win", "defeat", "loss", "victory", "release", "support",
                 "cause", "inquest", "funeral", "marriage", "wedding", "arrival", "approval", "refusal",
@@ -221,8 +220,16 @@ def _closed_tag(word: str, prev: str | None, nxt: str | None) -> str | None:
         return DET
     if lw in _NEGATIONS:
         return NEG
-    if vf.is_aux(lw):
-        return AUX
+    if vf.is_aux(lw) or (lw.endswith("n't") and vf.is_aux(lw[:-3] if lw != "won't" else "will")):
+        return AUX  # "doesn't" is one token here
+    if lw in ("best", "well", "widely", "most") and nxt is not None and (
+            nxt.lower().endswith("ed") or "pp" in vf.kinds(nxt)):
+        return ADV  # 'best known', 'widely used'
+    if lw == "since" and prev == AUX:
+        return ADV  # 'has since gone'
+    if lw in ("including", "according", "following") and nxt is not None and nxt.lower() not in ("to",) \
+            and lw != "according":
+        return PREP
     if lw in _RELATIVES:
         return REL
     if lw in _DETS:
@@ -254,26 +261,44 @@ def _verb_here(word: str, index: int, tags: list[str], words: list[str]) -> bool
         j -= 1
     prev = tags[j] if j >= 0 else None
     info = vf.lookup(lw)
-    kind = info[1] if info else ("pp" if lw.endswith("ed") and len(lw) > 4 else "ing" if lw.endswith("ing") and len(lw) > 4 else None)
+    forms = vf.kinds(lw)
+    suffix = "pp" if lw.endswith("ed") and len(lw) > 4 else "ing" if lw.endswith("ing") and len(lw) > 4 else None
+    kind = info[1] if info else suffix
+    nxt = tags_after(index, words)
+    if index == 0 or prev in (PUNCT,):
+        # sentence start: an imperative ('Fold the circle') or a participle ('Born in ...')
+        return bool(forms & {"base"} and nxt in (DET, PRON, PREP, CONTENT, ADV, TO)) or kind in ("pp", "ing") and lw != "having"
     if prev == AUX:
         aux = words[j].lower()
-        if aux in vf.MODALS or aux in ("do", "does", "did"):
+        if aux in vf.MODALS or aux.startswith(("do", "did")) or aux.endswith("n't"):
             return word[0].islower()
-        return kind in ("pp", "ing", "past")  # be / have + participle; be + other is a copula
+        return bool(forms & {"pp", "ing"}) or kind in ("pp", "ing")  # be / have + participle; be + other is a copula
     if prev == TO:
         k = j - 1
-        return info is not None and info[1] == "base" or (kind is None and k >= 0 and tags[k] == VERB)
+        return "base" in forms or (kind is None and k >= 0 and tags[k] == VERB) or lw.endswith(("ize", "ise", "ify", "ate"))
     if prev == DET or (prev == CONTENT and j >= 0 and words[j].lower() == "'s"):
         return False  # 'the injured man', 'a building'
     if prev == PREP:
         return kind == "ing"  # 'after finishing'
     if kind in ("past", "pp", "ing"):
         return True
+    # a present form after its subject, when what follows reads like an object or a clause
+    follows = nxt in (DET, PRON, TO, SUB, REL, WH, ADV, PREP) or (nxt == CONTENT and prev == CONJ)
+    if forms & {"s", "base"} and prev in (CONTENT, PRON, REL, CONJ, ADV) and follows:
+        if "s" in forms or prev in (PRON, REL, CONJ, CONTENT):
+            return j < 0 or words[j].lower() not in ("it", "this") or "s" in forms
     if kind == "s":
-        return prev in (CONTENT, PRON)  # 'Laura Muir says'
+        return prev in (PRON, REL)
     if kind == "base":
         return prev in (PRON, REL) and (j < 0 or words[j].lower() not in ("it", "this"))
     return False
+
+
+def tags_after(index: int, words: list[str]) -> str | None:
+    """The closed-class tag of the next word, if it has one (content otherwise; None at the end)."""
+    if index + 1 >= len(words):
+        return None
+    return _closed_tag(words[index + 1], None, words[index + 2] if index + 2 < len(words) else None) or CONTENT
 
 
 def tag(sentence: str) -> list[Tok]:
@@ -350,6 +375,10 @@ class _Reader:
                 pending_rel = True
             elif tg == WH or (tg == SUB and k > j):
                 has_verb = False  # an embedded clause ('how he got the illness') has its own verb
+            elif tg == TO and has_verb and prev != VERB and k + 1 < self.n and self.tags[k + 1] == VERB:
+                break  # 'to stay at Brighton | to help the club'
+            elif tg == VERB and prev == TO:
+                has_verb = True
             elif tg in (AUX, VERB) and prev not in (AUX, NEG, ADV, TO, PREP, QUOTE):
                 if pending_rel:
                     pending_rel = False
@@ -416,6 +445,8 @@ class _Reader:
             a = nxt
         while a < cut and self.tags[a] == ADV:
             a += 1
+        while cut > a and self.tags[cut - 1] in (ADV, COMMA):
+            cut -= 1  # 'He currently stars'
         return (a, cut) if a < cut and any(self.tags[x] in (CONTENT, PRON) for x in range(a, cut)) else None
 
     # frames -----------------------------------------------------------------------------------
@@ -427,6 +458,9 @@ class _Reader:
                 fr = self.verbal(i, frames, by_token)
             elif tg == AUX and vf.is_be(self.low[i]) and self._no_verb_after(i):
                 fr = self.copular(i)
+            elif tg == AUX and self.low[i] in ("have", "has", "had") and self._no_verb_after(i) \
+                    and i + 1 < self.n and self.tags[i + 1] in _NP:
+                fr = self.verbal(i, frames, by_token)  # 'They have two daughters'
             elif tg == CONTENT and self._event_noun(i):
                 fr = self.nominal(i)
             else:
@@ -435,7 +469,18 @@ class _Reader:
                 frames.append(fr)
                 by_token[i] = fr
         self._leading_adjuncts(frames)
+        self._share_conjoined(frames)
         return frames
+
+    def _share_conjoined(self, frames: list[Frame]) -> None:
+        """'X has been opened and adjourned after Y': a verb directly followed by 'and' + verb
+        takes the second verb's objects and modifiers when it has none of its own."""
+        for a, b in zip(frames, frames[1:]):
+            if a.kind != "verbal" or b.kind != "verbal" or any(x.role != "subject" for x in a.args):
+                continue
+            between = [t for t in self.t if a.end <= t.start < b.start]
+            if [t.tag for t in between if t.tag not in (ADV,)] == [CONJ]:
+                a.args.extend(x for x in b.args if x.role not in ("subject",))
 
     def _no_verb_after(self, i: int) -> bool:
         k = i + 1
@@ -477,7 +522,8 @@ class _Reader:
         participle = form == "pp" or (form == "past" and vf.participle(base) == self.low[i])
         reduced = not aux and participle and before in (_NP | {COMMA}) and g > 0 and (
             self.low[i] == "born" or (i + 1 < self.n and self.tags[i + 1] == PREP and self._finite_later(i)))
-        passive = passive or reduced or (not aux and self.low[i] == "born")
+        by_next = not aux and participle and i + 1 < self.n and self.low[i + 1] == "by"
+        passive = passive or reduced or by_next or (not aux and self.low[i] == "born")
         fr = Frame(word, self.t[i].start, self.t[i].end, "verbal", base, form, aux, passive)
         # conjoined verb with no subject of its own shares the previous verb's subject and auxiliaries
         prev_frame = frames[-1] if frames else None
@@ -486,7 +532,10 @@ class _Reader:
         shared: Arg | None = None
         if before == REL:
             subj = self.antecedent(g - 1)
-        elif conj and prev_frame is not None and prev_frame.kind == "verbal" and not aux:
+            if prev_frame is not None and prev_frame.kind == "copular" and prev_frame.args \
+                    and self._same_clause(prev_frame.end, g - 1):
+                subj, shared = None, prev_frame.args[0]  # 'X was a consul who lived ...': X lived
+        elif conj and prev_frame is not None and prev_frame.kind != "nominal" and not aux:
             shared = next((a for a in prev_frame.args if a.role == "subject"), None)
             if prev_frame.aux and form in ("pp", "past"):
                 fr.aux, fr.passive = list(prev_frame.aux), prev_frame.passive or bool([a for a in prev_frame.aux if vf.is_be(a)])

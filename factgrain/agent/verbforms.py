@@ -65,7 +65,11 @@ resign respond rest restore result retire return reveal review rob roll rule sai
 search seem serve settle share shop sign smoke solve spark star start state stay step stop
 study succeed suffer suggest supply support suppose surprise survive suspect suspend talk
 target tend test thank train transfer travel treat trust try turn urge use vote wait walk want
-warn watch welcome wish witness wonder work worry
+warn watch welcome wish witness wonder work worry believe include prohibit exist repair cope
+volunteer express fold unfold bond exercise encourage lower feature star tackle bike roll airlift
+nominate diagnose adjourn kidnap free adapt appear credit discuss predict recommend reside retain
+travel tour compose direct produce educate marry divorce graduate raise relocate lessen define
+deserve involve regard consist seek obtain measure allow pray weigh rate cast film shoot act
 """
 
 _BE = {"be", "is", "are", "was", "were", "been", "being", "am", "'s", "'re", "'m"}
@@ -138,19 +142,33 @@ def participle(base: str) -> str:
 
 
 @lru_cache(maxsize=1)
-def _form_table() -> dict[str, tuple[str, str]]:
-    """Every known form -> (base, kind), kind one of base / s / past / pp / ing."""
-    table: dict[str, tuple[str, str]] = {}
-    for base in BASES:
-        for form, kind in ((gerund(base), "ing"), (participle(base), "pp"), (past(base), "past"),
-                           (third_person(base), "s"), (base, "base")):
-            table[form] = (base, kind)  # later kinds win: 'put' is a base before it is a past
+def _form_table() -> dict[str, dict[str, str]]:
+    """Every known form -> {kind: base}, kind one of base / s / past / pp / ing ('found' is both
+    the past of 'find' and the base of 'found'; 'put' is a base, a past and a participle)."""
+    table: dict[str, dict[str, str]] = {}
+    for base in sorted(BASES):
+        for form, kind in ((base, "base"), (third_person(base), "s"), (past(base), "past"),
+                           (participle(base), "pp"), (gerund(base), "ing")):
+            table.setdefault(form, {}).setdefault(kind, base)
     return table
 
 
+_PRIORITY = ("past", "pp", "ing", "s", "base")
+
+
 def lookup(word: str) -> tuple[str, str] | None:
-    """(base, kind) of a known verb form, else None."""
-    return _form_table().get(word.lower())
+    """(base, kind) of a known verb form, else None; a form of several kinds reports the first of
+    past / pp / ing / s / base."""
+    entry = _form_table().get(word.lower())
+    if not entry:
+        return None
+    kind = next(k for k in _PRIORITY if k in entry)
+    return entry[kind], kind
+
+
+def kinds(word: str) -> set[str]:
+    """All the kinds a known verb form can be (empty for unknown words)."""
+    return set(_form_table().get(word.lower(), {}))
 
 
 def guess_base(word: str) -> str:

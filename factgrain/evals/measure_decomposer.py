@@ -69,7 +69,7 @@ async def score_response(ex: Any, decomposer: Any) -> dict[str, Any]:
     for u in units:
         ps = (u.predicate_span.start, u.predicate_span.end) if u.predicate_span else None
         ans = (u.answer_span.start, u.answer_span.end) if u.answer_span else None
-        pred.append({"predicate": u.predicate, "question": u.question, "answer": u.answer,
+        pred.append({"predicate": u.predicate, "type": u.predicate_type.value, "question": u.question, "answer": u.answer,
                      "predicate_toks": sorted(covered(ps, offsets)), "answer_toks": sorted(covered(ans, offsets))})
     pairs = match(gold, pred)
     gold_preds = {g["predicate_tok"] for g in gold}
@@ -78,7 +78,7 @@ async def score_response(ex: Any, decomposer: Any) -> dict[str, Any]:
     return {"id": ex.id, "subset": ex.subset, "n_sentences": len(ex.sentences), "n_gold": len(gold),
             "n_pred": len(pred), "matched": len(pairs), "wh_same": wh_same,
             "gold_predicates": len(gold_preds), "hit_predicates": len(hit),
-            "predicted": [{k: p[k] for k in ("predicate", "question", "answer")} for p in pred],
+            "predicted": [{k: p[k] for k in ("predicate", "type", "question", "answer")} for p in pred],
             "pairs": pairs, "warnings": list(getattr(decomposer, "warnings", []))[:3]}
 
 
