@@ -59,3 +59,17 @@ async def test_llm_signal_is_calibrated_from_scripted_replies(data_dir):
                              limit=80, seed=3)
     assert prof.model == "scripted/scripted" and prof.meta["dev_oof_auc"] > 0.95
     assert prof.probability({"llm.logit": C._logit(0.35)}) > 0.5 > prof.probability({"llm.logit": C._logit(0.1)})
+
+
+def test_check_flags_reach_the_evaluator():
+    import argparse
+
+    from factgrain.commands import check
+
+    parser = argparse.ArgumentParser()
+    check.add_parser(parser.add_subparsers())
+    args = parser.parse_args(["check", "t.txt", "r.txt", "--calibration", "mine", "--nli-model", "dir", "--skip-uncovered"])
+    kw = check.evaluator_kwargs(args)
+    assert kw["calibration"] == "mine" and kw["nli_model"] == "dir" and kw["skip_uncovered"] is True
+    plain = check.evaluator_kwargs(parser.parse_args(["check", "t.txt", "r.txt"]))
+    assert not {"calibration", "nli_model", "skip_uncovered"} & set(plain)
