@@ -799,10 +799,20 @@ def adjunct_slot(phrase: str) -> tuple[str | None, tuple[str, ...]]:
     return None, ("where", "when", "how", "why", "what")
 
 
+_PERSON_NOUNS = set("""man men woman women boy boys girl girls child children people person persons teenager
+player players minister president actor actress singer father mother son daughter wife husband brother
+sister family fans students student teacher doctor doctors police officer officers driver mayor
+farmer workers worker donor victim victims parents athletes residents friends patient patients
+critics advocates experts users someone everyone""".split())
+
+
 def entity_slot(phrase: str) -> tuple[str | None, tuple[str, ...]]:
-    """(wh, choices) of a noun phrase: pronouns decide who / what; other phrases go to the model."""
+    """(wh, choices) of a noun phrase: pronouns and person nouns ('a man', 'the police officers')
+    decide who / what; names and other phrases go to the model."""
     low = phrase.lower().split()
     if len(low) == 1 and low[0] in _PERSON_PRONOUNS:
+        return "who", ()
+    if low and low[-1] in _PERSON_NOUNS and not any(w[:1].isupper() for w in phrase.split()[1:]):
         return "who", ()
     if len(low) == 1 and low[0] in _THING_PRONOUNS:
         return "what", ()
