@@ -2,7 +2,9 @@
 on a dev split for one backend/model and saved as JSON so ``check`` and ``eval`` load it by name.
 
 Signals come in families: ``llm`` (logit of the LLM's P(Yes)), ``nli`` (logit of the NLI
-classifier's support probability) and ``lexical`` (the lexical verifier's features). A profile
+classifier's support probability), ``lexical`` (the lexical verifier's 19 features) and
+``lexscore`` (one signal: the shipped lexical model's logit, fitted on all of dev - the better
+choice when only a small sample has LLM scores, since the fusion then fits three weights). A profile
 with one LLM signal is Platt scaling of P(Yes) plus a tuned threshold; with several families it is
 a fusion. The tuned threshold is folded into the probability
 (``p = sigmoid(logit(p_fused) - logit(t))``), so 0.5 is the calibrated cut-off for every profile.
@@ -17,6 +19,7 @@ import math
 import os
 import time
 from collections.abc import Sequence
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +28,7 @@ from pydantic import BaseModel, Field
 
 from factgrain.errors import ConfigurationError
 
-FAMILIES = ("llm", "nli", "lexical")
+FAMILIES = ("llm", "nli", "lexical", "lexscore")
 TASKS = {"qasem-table4": "qasem_consistency_qa"}
 LAMBDAS = (0.1, 0.3, 1.0, 3.0, 10.0, 30.0)
 _EPS = 1e-4
@@ -124,12 +127,22 @@ def signal_names(families: Sequence[str]) -> list[str]:
 
 
 def lexical_signals(item: Any) -> tuple[dict[str, float], Any]:
-    """Lexical features of one VerifyItem, named as profile signals (plus the raw Features)."""
+    """Lexical features of one VerifyItem and the shipped model's logit, named as profile signals
+    (plus the raw Features)."""
     from factgrain.agent.verifiers.lexical import unit_fields
     from factgrain.agent.verifiers.lexical_features import lexical_features
 
     feats = lexical_features(sentence=item.sentence, reference=item.evidence_text, **unit_fields(item))
-    return {f"lex.{k}": float(v) for k, v in feats.values.items()}, feats
+    out = {f"lex.{k}": float(v) for k, v in feats.values.items()}
+    out["lexscore.logit"] = float(_shipped_lexical().logit(feats))
+    return out, feats
+
+
+@lru_cache(maxsize=1)
+def _shipped_lexical() -> Any:
+    from factgrain.agent.verifiers.lexical_features import load_default
+
+    return load_default()
 
 
 def qa_items(rows: Sequence[dict]) -> list[Any]:
@@ -151,7 +164,7 @@ async def collect_signals(items: Sequence[Any], families: Sequence[str], *, back
                           nli_verifier: Any = None) -> list[dict[str, float] | None]:
     """Signals per item; ``None`` where a needed signal is missing (e.g. an unscored LLM reply)."""
     out: list[dict[str, float] | None] = [{} for _ in items]
-    if "lexical" in families:
+    if "lexical" in families or "lexscore" in families:
         for i, item in enumerate(items):
             out[i].update(lexical_signals(item)[0])  # type: ignore[union-attr]
     for fam, verifier in (("llm", _llm(backend) if "llm" in families else None), ("nli", nli_verifier)):

@@ -26,6 +26,7 @@ from factgrain import calibration as C
 from factgrain.evals.metrics import balanced_accuracy, bootstrap_ci, roc_auc
 
 SUBSETS = ("cliff", "factscore", "verifiability")
+COLUMNS = (*SUBSETS, "all")
 
 
 def sample_articles(rows: list[dict], per_subset: int, seed: int) -> list[dict]:
@@ -105,6 +106,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--n-boot", type=int, default=1000)
     ap.add_argument("--collect-only", action="store_true")
+    ap.add_argument("--save-fused", type=Path, help="write the fused (llm + lexscore) profile here "
+                    "(factgrain/agent/verifiers/fused_embedded.json ships the embedded model's)")
     args = ap.parse_args(argv)
 
     dev_all, _ = C.task_rows("qasem-table4", "dev")
@@ -124,11 +127,15 @@ def main(argv: list[str] | None = None) -> int:
         return prof, len(ok)
 
     profiles = {
-        "lexical (fit on full dev)": (fit(dev_all, ["lexical"], False), False),
-        "lexical (fit on LLM dev sample)": (fit(dev, ["lexical"], False), False),
-        f"LLM calibrated": (fit(dev, ["llm"], True), True),
-        f"fused LLM + lexical": (fit(dev, ["llm", "lexical"], True), True),
+        "lexical score recalibrated (lexscore)": (fit(dev, ["lexscore"], False), False),
+        "LLM calibrated (llm)": (fit(dev, ["llm"], True), True),
+        "fused (llm + lexscore)": (fit(dev, ["llm", "lexscore"], True), True),
+        "fused (llm + 19 lexical features)": (fit(dev, ["llm", "lexical"], True), True),
     }
+    if args.save_fused:
+        prof = profiles["fused (llm + lexscore)"][0][0]
+        C.save_profile(prof.model_copy(update={"name": "embedded-fused", "task": "qasem-table4", "split": "dev"}),
+                       args.save_fused)
     from factgrain.agent.verifiers.lexical_features import load_default
 
     shipped = load_default()
@@ -140,8 +147,9 @@ def main(argv: list[str] | None = None) -> int:
     g = np.array(C.groups_of(rows_t))
     sub = np.array([r["subset"] for r in rows_t])
     cols: dict[str, tuple[np.ndarray, float]] = {
-        "lexical (shipped model)": (np.array([shipped.prob({k[4:]: v for k, v in s.items() if k.startswith("lex.")})
-                                              for s in sig_t]), shipped.threshold),
+        "lexical (shipped model, threshold tuned on full dev)": (
+            np.array([shipped.prob({k[4:]: v for k, v in s.items() if k.startswith("lex.")}) for s in sig_t]),
+            shipped.threshold),
         f"LLM P(Yes) at 0.5": (np.array([1 / (1 + np.exp(-s["llm.logit"])) for s in sig_t]), 0.5),
     }
     for label, ((prof, n), _) in profiles.items():
@@ -153,18 +161,18 @@ def main(argv: list[str] | None = None) -> int:
     for label, ((prof, n), _) in profiles.items():
         print(f"- {label}: fitted on {n} dev QAs; dev OOF AUC {prof.meta['dev_oof_auc']}, threshold {prof.threshold:.3f}")
     print()
-    print("| verifier | " + " | ".join(f"{s} BAcc | {s} AUC" for s in SUBSETS) + " |")
-    print("|---|" + "---|---|" * len(SUBSETS))
+    print("| verifier | " + " | ".join(f"{s} BAcc | {s} AUC" for s in COLUMNS) + " |")
+    print("|---|" + "---|---|" * len(COLUMNS))
     for label, (s, thr) in cols.items():
         cells = []
-        for name in SUBSETS:
-            m = sub == name
+        for name in COLUMNS:
+            m = np.ones(len(sub), bool) if name == "all" else sub == name
             cells.append(_cell(y[m], s[m], thr, g[m], args.n_boot) if m.any() else "– | –")
         print(f"| {label} | " + " | ".join(cells) + " |")
     print("\n| subset | n | articles |")
     print("|---|---|---|")
-    for name in SUBSETS:
-        m = sub == name
+    for name in COLUMNS:
+        m = np.ones(len(sub), bool) if name == "all" else sub == name
         print(f"| {name} | {int(m.sum())} | {len(set(g[m].tolist()))} |")
     return 0
 

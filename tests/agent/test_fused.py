@@ -118,3 +118,12 @@ def test_check_with_calibration_uses_the_profile(tmp_path, monkeypatch):
     report = factgrain.check(TEXT, REF, model=qa_backend(QAS, default_p=0.9), calibration="demo", span_mode="free")
     assert report.verifier == "llm+lexical (calibration demo)"
     assert [v.verifier for v in report.verdicts] == ["llm+lexical"]
+
+
+def test_lexscore_is_the_shipped_lexical_models_logit():
+    from factgrain.agent.verifiers.lexical_features import load_default
+
+    item = _item()
+    signals, feats = C.lexical_signals(item)
+    assert signals["lexscore.logit"] == pytest.approx(load_default().logit(feats))
+    assert C.signal_names(["llm", "lexscore"]) == ["llm.logit", "lexscore.logit"]

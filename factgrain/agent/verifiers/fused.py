@@ -85,7 +85,7 @@ class FusedVerifier(Verifier):
             common.update(prompt=lv.prompt, raw_reply=lv.raw_reply)
         signals: dict[str, float] = {}
         evidence = list(item.evidence)
-        if "lexical" in self.profile.families:
+        if {"lexical", "lexscore"} & set(self.profile.families):
             lex, feats = lexical_signals(item)
             signals.update(lex)
             if feats.best_window is not None and feats.best_window.text:
