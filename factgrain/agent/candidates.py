@@ -1,22 +1,24 @@
-"""Candidate predicates and argument spans of a sentence, for schema-constrained decoding.
+"""Predicate-argument candidates of a sentence, for small models.
 
-A weak model left free copies the whole sentence into every field. Offering it the sentence's own
-phrases as an enum makes every answer a real span and leaves the model only the choice.
+A weak model left free copies the whole sentence into every field. Here a small rule-based reader
+(coarse tags from word lists and a verb lexicon, then subjects, objects and modifiers read off each
+predicate's neighbourhood) finds the predicates and their arguments as exact character ranges, and
+the model is left only the choices that need judgement. ``_tokens``, ``_AUX`` and
+``is_verb_like`` are shared with the TriQua rules (``decompose/triqua_rules.py``).
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
+
+from factgrain.agent import verbforms as vf
 
 _TOKEN = re.compile(r"\w+(?:[-'.,]\w+)*|[^\w\s]")
 _PREPOSITIONS = {
     "in", "on", "at", "by", "for", "with", "from", "to", "into", "during", "after", "before",
     "since", "until", "about", "against", "between", "through", "over", "under", "without",
     "of", "as", "near", "across", "despite", "following", "amid", "within", "toward", "towards",
-}
-_BREAKERS = {
-    "and", "but", "or", "nor", "so", "yet", "because", "although", "though", "while", "when",
-    "where", "which", "who", "whom", "whose", "that", "if", "unless", "whereas", "than",
 }
 _AUX = {
     "is", "was", "are", "were", "be", "been", "being", "am", "has", "have", "had", "do", "does",
@@ -32,8 +34,6 @@ _COMMON_VERBS = {
     "brought", "bought", "caught", "chose", "drove", "flew", "grew", "hit", "kept", "let", "put",
     "rose", "shot", "struck", "taught", "threw", "wore", "miss", "missed", "taken", "given", "driven", "written", "beaten", "chosen", "fallen", "known", "shown", "spoken", "stolen", "thrown", "seen", "done", "gone", "begun", "risen", "grown",
 }
-_NOMINAL_SUFFIXES = ("tion", "sion", "ment", "ance", "ence", "ure", "ship", "al")
-_STOP = _PREPOSITIONS | _BREAKERS | _AUX | {"the", "a", "an", "this", "these", "those", "its", "his", "her", "their"}
 
 
 def _tokens(sentence: str) -> list[tuple[str, int, int]]:
@@ -47,70 +47,6 @@ def is_verb_like(word: str) -> bool:
     return len(w) > 4 and (w.endswith("ed") or w.endswith("ing")) and w not in {"during", "thing", "nothing", "something", "morning", "evening", "king", "ring", "spring", "string", "building"}
 
 
-def candidate_predicates(sentence: str, limit: int = 24) -> list[str]:
-    """Verb-like words first, then event nouns and the copula, each once, in sentence order."""
-    verbs, nouns, copula = [], [], []
-    for word, _, _ in _tokens(sentence):
-        lw = word.lower()
-        if not word[0].isalpha():
-            continue
-        if is_verb_like(word):
-            verbs.append(word)
-        elif lw in {"is", "was", "are", "were"}:
-            copula.append(word)
-        elif lw.endswith(_NOMINAL_SUFFIXES) and lw not in _STOP and len(lw) > 5:
-            nouns.append(word)
-    out: list[str] = []
-    for w in verbs + nouns + copula:
-        if w not in out:
-            out.append(w)
-    if not out:  # no cue at all: offer the content words
-        out = [w for w, _, _ in _tokens(sentence) if w[0].isalpha() and w.lower() not in _STOP]
-    return out[:limit] or [sentence.split()[0] if sentence.split() else "is"]
-
-
-def candidate_answers(sentence: str, limit: int = 40, *, bare_variants: bool = True) -> list[str]:
-    """Argument-like phrases: stretches between clause breakers, verbs and punctuation; a
-    prepositional phrase is offered with and without its preposition."""
-    toks = _tokens(sentence)
-    phrases: list[tuple[int, int]] = []
-    cur: list[tuple[str, int, int]] = []
-
-    def flush() -> None:
-        content = [t for t in cur if t[0].lower() not in _STOP]
-        if content:
-            phrases.append((cur[0][1], cur[-1][2]))
-            # also without a leading preposition / article run
-            i = 0
-            while i < len(cur) and cur[i][0].lower() in (_PREPOSITIONS | {"the", "a", "an"}):
-                i += 1
-            if bare_variants and 0 < i < len(cur):
-                phrases.append((cur[i][1], cur[-1][2]))
-        cur.clear()
-
-    for tok in toks:
-        word, s, e = tok
-        lw = word.lower()
-        if not (word[0].isalnum() or word in "%$€£-'"):
-            flush()
-        elif lw in _BREAKERS or lw in _AUX or is_verb_like(word):
-            flush()
-        elif lw in _PREPOSITIONS and cur and lw != "of":
-            flush()
-            cur.append(tok)
-        else:
-            cur.append(tok)
-    flush()
-    out: list[str] = []
-    for s, e in phrases:
-        text = sentence[s:e]
-        if text not in out and text.strip() != sentence.strip():
-            out.append(text)
-    if not out:
-        out = [sentence.strip()]
-    return out[:limit]
-
-
 # --- Predicate-argument frames -----------------------------------------------------------------
 # A small rule-based reading of one sentence: every token gets a coarse tag from closed word lists,
 # the verb lexicon and its neighbours; verb groups, copulas and event nouns become predicates; each
@@ -118,9 +54,6 @@ def candidate_answers(sentence: str, limit: int = 40, *, bare_variants: bool = T
 # object (the phrase right after it) and the prepositional phrases / subordinate clauses of its
 # clause. Every argument is an exact character range of the sentence.
 
-from dataclasses import dataclass, field  # noqa: E402
-
-from factgrain.agent import verbforms as vf  # noqa: E402
 
 # coarse tags
 DET, PREP, AUX, NEG, VERB, CONJ, REL, SUB, TO, WH, PRON, COMMA, PUNCT, CONTENT, ADV, QUOTE = (
@@ -161,7 +94,6 @@ _EVENT_NOUNS = {"death", "birth", "attack", "war", "election", "murder", "arrest
                 "purchase", "escape", "collapse", "launch", "return", "benefit", "treatment", "study",
                 "promotion", "appointment", "career", "debut", "decision", "investigation"}
 _EVENT_SUFFIXES = ("tion", "sion", "ment", "ance", "ence")
-_PLURAL_DETS = {"these", "those", "several", "many", "both", "all", "two", "three", "few"}
 _MAX_ADJUNCTS = 4
 
 
@@ -200,7 +132,7 @@ class Frame:
     form: str = ""  # base | s | past | pp | ing | inf | gerund
     aux: list[str] = field(default_factory=list)
     passive: bool = False
-    description: str = ""  # copular: the description the subject is given
+    descriptions: list[str] = field(default_factory=list)  # copular: one per subject argument
     args: list[Arg] = field(default_factory=list)
 
 
@@ -452,22 +384,20 @@ class _Reader:
     # frames -----------------------------------------------------------------------------------
     def frames(self) -> list[Frame]:
         frames: list[Frame] = []
-        by_token: dict[int, Frame] = {}
         for i, tg in enumerate(self.tags):
             if tg == VERB:
-                fr = self.verbal(i, frames, by_token)
+                fr = self.verbal(i, frames)
             elif tg == AUX and vf.is_be(self.low[i]) and self._no_verb_after(i):
                 fr = self.copular(i)
             elif tg == AUX and self.low[i] in ("have", "has", "had") and self._no_verb_after(i) \
                     and i + 1 < self.n and self.tags[i + 1] in _NP:
-                fr = self.verbal(i, frames, by_token)  # 'They have two daughters'
+                fr = self.verbal(i, frames)  # 'They have two daughters'
             elif tg == CONTENT and self._event_noun(i):
                 fr = self.nominal(i)
             else:
                 continue
             if fr is not None and (fr.args or fr.kind != "nominal"):
                 frames.append(fr)
-                by_token[i] = fr
         self._leading_adjuncts(frames)
         self._share_conjoined(frames)
         return frames
@@ -505,7 +435,7 @@ class _Reader:
             wh, choices = entity_slot(text)
         return Arg(role, s, e, text, wh, choices)
 
-    def verbal(self, i: int, frames: list[Frame], by_token: dict[int, Frame]) -> Frame | None:
+    def verbal(self, i: int, frames: list[Frame]) -> Frame | None:
         word = self.t[i].text
         g = self.group_start(i)
         aux = [self.t[k].text for k in range(g, i) if self.tags[k] in (AUX, NEG)]
@@ -714,7 +644,7 @@ class _Reader:
                     break
                 a = k = nxt
                 continue
-            if tg in (PUNCT, REL, SUB, VERB, AUX) or (tg == PREP and k > a and len(items) == 0 and False):
+            if tg in (PUNCT, REL, SUB, VERB, AUX):
                 break
             k += 1
         if a < k:
@@ -731,10 +661,9 @@ class _Reader:
                        and x + 1 < b and self.t[x + 1].text[:1].islower() and self.tags[x + 1] == CONTENT]
                 if adj and self.tags[a] == DET:  # 'an American actor' is also 'American'
                     out.append(self.t[adj[0]].text)
-        fr.description = out[0] if out else ""
         fr.args = [Arg("subject", subj_arg.start, subj_arg.end, subj_arg.text, subj_arg.wh, subj_arg.choices)
                    for _ in out]
-        fr.descriptions = out  # type: ignore[attr-defined]
+        fr.descriptions = out
         return fr
 
     def nominal(self, i: int) -> Frame | None:

@@ -6,9 +6,11 @@ Two ways of asking:
 * ``span_mode="free"`` - the model writes predicate, question and answer; validators locate the
   answer and predicate in the sentence and re-ask when they are not there.
 * ``span_mode="enum"`` - for small local models, which otherwise copy the whole sentence into
-  every field: the sentence's candidate phrases are enumerated deterministically, each attached to
-  its nearest predicate; times, places and amounts get their wh-slot from the phrase itself and
-  the model only chooses who / what / how / why for the rest (one grammar-constrained token).
+  every field: a rule-based reader (``factgrain.agent.candidates.frames``) finds the predicates and
+  their subjects, objects and modifiers as exact spans; the phrase's shape gives the wh-word where
+  it can, and the model chooses the rest from a closed list per role (who/what for participants,
+  where/when/how/why/what for modifiers: one grammar-constrained token, at most MAX_SLOT_CALLS per
+  sentence). See docs/decomposition.md.
 
 ``auto`` picks ``enum`` for the embedded backend and ``free`` for everything else.
 """
@@ -201,7 +203,7 @@ class QASemDecomposer(Decomposer):
         chosen: dict[tuple[str, tuple[str, ...], str], str] = {}
         drafts: list[Draft] = []
         for frame in frames(text):
-            descriptions = getattr(frame, "descriptions", [frame.description])
+            descriptions = frame.descriptions
             subject_wh = None
             for i, arg in enumerate(frame.args):
                 wh = arg.wh or await self._choose(text, frame, arg, chosen)
