@@ -122,7 +122,8 @@ def run_ray(
         _Predictor,
         fn_constructor_kwargs={"task_name": task.name, "task_options": task.config(), "settings": settings,
                                "split": split, "concurrency": concurrency},
-        batch_size=batch_size, concurrency=n_actors, num_cpus=0.25,  # actors wait on HTTP, not CPU
+        batch_size=batch_size, compute=ray.data.ActorPoolStrategy(size=n_actors),
+        num_cpus=0.25,  # actors wait on HTTP, not CPU
     )
     for batch in ds.iter_batches(batch_size=1, batch_format="numpy"):
         for rec in batch["record"]:
