@@ -89,6 +89,57 @@ async def run_layout(backend, timings: ServerTimings, name: str, items: list[Ver
     }
 
 
+JOINT_USER = ("<reference>\n{reference}\n</reference>\n\n{statements}\n\n"
+              "For each numbered statement, does the reference support it? Answer every number, one per "
+              "line, as '<number>: Yes' or '<number>: No'.")
+
+
+def joint_grammar(k: int) -> str:
+    lines = " ".join(f'"{i}: " ans "\\n"' for i in range(1, k + 1))
+    return f'root ::= {lines}\nans ::= "Yes" | "No"'
+
+
+async def run_joint(backend, timings: ServerTimings, items: list[VerifyItem], k: int) -> dict:
+    """Joint checking: k units per request (reference first), one Yes/No line each, read from the
+    logprobs of the answer tokens. Measured only; the shipped verifier asks one unit per call."""
+    from factgrain.agent.verifiers.llm import p_yes
+
+    backend.route_slots = True
+    timings.reset()
+    parsed = 0
+
+    async def group(chunk: list[VerifyItem]) -> int:
+        statements = "\n".join(f"{i}. {it.component.statement}" for i, it in enumerate(chunk, 1))
+        messages = [{"role": "system", "content": VERIFY.system},
+                    {"role": "user", "content": JOINT_USER.format(reference=chunk[0].evidence_text, statements=statements)}]
+        backend.extra_body = {"grammar": joint_grammar(len(chunk))}
+        result = await backend.chat(messages, max_tokens=6 * len(chunk), top_logprobs=20)
+        probs = [p for top in (result.top_logprobs or []) if (p := p_yes(top)) is not None]
+        return min(len(probs), len(chunk))
+
+    sem = asyncio.Semaphore(backend.max_connections)
+
+    async def bounded(chunk: list[VerifyItem]) -> int:
+        async with sem:
+            return await group(chunk)
+
+    with usage_meter.metering() as usage:
+        t0 = time.perf_counter()
+        counts = await asyncio.gather(*(bounded(items[i:i + k]) for i in range(0, len(items), k)))
+        wall = time.perf_counter() - t0
+    parsed = sum(counts)
+    evaluated = usage.prompt_tokens - usage.cached_tokens
+    backend.extra_body = {}
+    return {
+        "layout": f"joint, {k} per call", "units": len(items), "wall_s": round(wall, 2),
+        "units_per_s": round(len(items) / wall, 3), "prompt_tokens": usage.prompt_tokens,
+        "cached_tokens": usage.cached_tokens, "evaluated_tokens": evaluated,
+        "server_prompt_n": int(timings.total("prompt_n")), "server_prompt_s": round(timings.total("prompt_ms") / 1000, 2),
+        "completion_tokens": usage.completion_tokens, "achieved_prompt_tok_s": round(evaluated / wall, 1),
+        "scored": parsed,
+    }
+
+
 def tagged(items: list[VerifyItem], tag: str) -> list[VerifyItem]:
     """The same items against the reference with a run-specific first line (a cold cache per run)."""
     out = []
@@ -112,14 +163,23 @@ async def main(args: argparse.Namespace) -> dict:
     out: dict = {"machine_before": machine(), "threads": args.threads, "slots": args.slots,
                  "model": backend.name, "server_start_s": round(load_s, 2), "runs": []}
     out["raw_before"] = await raw_rate(backend, timings, reference, "raw-1")
+    if args.raw_only:  # e.g. to compare thread counts
+        out["raw_more"] = [(await raw_rate(backend, timings, reference, f"raw-{i}"))["prompt_per_second"]
+                           for i in range(3, 3 + args.raw_only)]
+        out["peak_rss_mb"] = round(peak_rss_mb(), 1)
+        out["machine_after"] = machine()
+        return out
     runs = []
     if args.naive_units:
         runs.append(await run_layout(backend, timings, "naive", tagged(items[: args.naive_units], "naive"),
                                      prompt=NAIVE, cache_prompt=False, route=False))
-    runs.append(await run_layout(backend, timings, "optimized (no routing)", tagged(items, "opt-a"),
-                                 prompt=VERIFY, cache_prompt=True, route=False))
+    if not args.skip_unrouted:
+        runs.append(await run_layout(backend, timings, "optimized (no routing)", tagged(items, "opt-a"),
+                                     prompt=VERIFY, cache_prompt=True, route=False))
     runs.append(await run_layout(backend, timings, "optimized", tagged(items, "opt-b"),
                                  prompt=VERIFY, cache_prompt=True, route=True))
+    if args.joint > 1:
+        runs.append(await run_joint(backend, timings, tagged(items, "joint"), args.joint))
     out["raw_after"] = await raw_rate(backend, timings, reference, "raw-2")
     raw = (out["raw_before"]["prompt_per_second"] + out["raw_after"]["prompt_per_second"]) / 2
     for r in runs:
@@ -141,6 +201,11 @@ async def main(args: argparse.Namespace) -> dict:
 
 def show(out: dict) -> None:
     print(f"model {out['model']}  threads {out['threads']}  slots {out['slots']}")
+    if "raw_more" in out:
+        rates = [out["raw_before"]["prompt_per_second"], *out["raw_more"]]
+        print(f"machine before: {out['machine_before']}\nmachine after:  {out['machine_after']}")
+        print("raw prompt processing (tok/s): " + ", ".join(f"{r:.1f}" for r in rates))
+        return
     print(f"machine before: {out['machine_before']}\nmachine after:  {out['machine_after']}")
     print(f"raw prompt processing: {out['raw_before']['prompt_per_second']:.1f} tok/s before, "
           f"{out['raw_after']['prompt_per_second']:.1f} tok/s after ({out['raw_before']['prompt_n']} tokens, uncached)")
@@ -160,6 +225,10 @@ if __name__ == "__main__":
     p.add_argument("--naive-units", type=int, default=40, help="units for the naive layout (0 skips it)")
     p.add_argument("--threads", type=int, default=int(os.environ.get("FACTGRAIN_EMBEDDED_THREADS", "1")))
     p.add_argument("--slots", type=int, default=2)
+    p.add_argument("--joint", type=int, default=5, help="also measure joint checking of K units per call (0/1 skips)")
+    p.add_argument("--raw-only", type=int, default=0, metavar="N",
+                   help="only measure the raw prompt rate, N more times (for thread-count comparisons)")
+    p.add_argument("--skip-unrouted", action="store_true", help="skip the optimized run without slot routing")
     p.add_argument("--json", help="also write the figures here")
     args = p.parse_args()
     result = asyncio.run(main(args))
