@@ -210,6 +210,8 @@ def fit_profile(signals: Sequence[dict[str, float]], labels: Sequence[int], grou
     lam = max(LAMBDAS, key=lambda l: (round(cv[l], 4), l))
     oof = oof_probs(X, y, folds, lam)
     thr, dev_bacc = best_threshold(y, oof)
+    # an uninformative signal can make "all supported" / "all unsupported" (+-inf) the best cut
+    thr = min(max(thr, _EPS), 1 - _EPS)
     mu, sd = standardise(X)
     w, b = fit_logistic((X - mu) / sd, y, lam)
     meta = dict(fields.pop("meta", {}) or {})

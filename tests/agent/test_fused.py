@@ -127,3 +127,11 @@ def test_lexscore_is_the_shipped_lexical_models_logit():
     signals, feats = C.lexical_signals(item)
     assert signals["lexscore.logit"] == pytest.approx(load_default().logit(feats))
     assert C.signal_names(["llm", "lexscore"]) == ["llm.logit", "lexscore.logit"]
+
+
+def test_an_uninformative_signal_still_gives_a_valid_threshold():
+    rng = np.random.default_rng(2)
+    y = [1] * 80 + [0] * 20
+    sig = [{"llm.logit": float(rng.normal())} for _ in y]  # noise: "all supported" is the best cut
+    prof = C.fit_profile(sig, y, [f"a{i % 10}" for i in range(100)], name="noise", families=["llm"])
+    assert 0.0 < prof.threshold < 1.0 and 0.0 <= prof.probability(sig[0]) <= 1.0
