@@ -135,3 +135,12 @@ def test_an_uninformative_signal_still_gives_a_valid_threshold():
     sig = [{"llm.logit": float(rng.normal())} for _ in y]  # noise: "all supported" is the best cut
     prof = C.fit_profile(sig, y, [f"a{i % 10}" for i in range(100)], name="noise", families=["llm"])
     assert 0.0 < prof.threshold < 1.0 and 0.0 <= prof.probability(sig[0]) <= 1.0
+
+
+def test_embedded_model_gets_the_shipped_profile():
+    class FakeEmbedded(ScriptedBackend):
+        provider = "embedded"
+
+    v = FusedVerifier(FakeEmbedded(handler=lambda req: 0.2))
+    assert v.profile.name == "embedded-fused" and v.profile.model == "embedded/smollm2-135m"
+    assert v.profile.families == ["llm", "lexscore"] and v.verdict_name == "llm+lexscore"
