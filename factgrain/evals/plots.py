@@ -85,7 +85,7 @@ def heatmap(values: dict[tuple[int, int], float | None], path: Path, *, xlabel: 
     for (r, c), v in values.items():
         if v is not None and not math.isnan(v):
             grid[rows.index(r), cols.index(c)] = v
-    fig, ax = plt.subplots(figsize=(1 + 0.6 * len(cols), 1 + 0.45 * len(rows)))
+    fig, ax = plt.subplots(figsize=(max(6.0, 2 + 0.6 * len(cols)), max(4.5, 1.5 + 0.45 * len(rows))))
     im = ax.imshow(grid, origin="lower", cmap="viridis", vmin=0, vmax=1, aspect="auto")
     for i in range(len(rows)):
         for j in range(len(cols)):

@@ -64,8 +64,8 @@ class DilemmasBingchat(DilemmasTask):
             grid = self.grid(rs)
             tag = f"{method}{'-reflect' if reflect else ''}".replace(":", "_")
             path = plots.heatmap({k: f["f1"] for k, f in grid.items()}, out_dir / f"heatmap-{tag}.png",
-                                 xlabel=f"units made by the decomposer ({MAX_UNITS_BUCKET} = {MAX_UNITS_BUCKET}+)",
-                                 ylabel="combined_num (input complexity)", title=f"F1 by complexity: {tag}")
+                                 xlabel=f"units produced ({MAX_UNITS_BUCKET} = {MAX_UNITS_BUCKET}+)",
+                                 ylabel="combined_num", title=f"F1 by input complexity: {tag}")
             if path:
                 out.append(path)
         return out
