@@ -366,8 +366,16 @@ class GoldQA(BaseModel):
 
     ``annotations`` holds the three annotators' votes as exported; a vote of 1
     marks the QA as *not supported*, so ``label`` (1 = supported) is 1 exactly
-    when fewer than two annotators voted 1. ``answer_idx`` is a
-    ``(start, end)`` token span in the sentence's tokens, ``end`` exclusive.
+    when fewer than two annotators voted 1.
+
+    ``answer_idx`` (a ``(start, end)`` span, ``end`` exclusive) and
+    ``predicate_idx`` count tokens over the *whole response* - the tokens of
+    all its sentences in order (``ResponseExample.flat_tokens``) - not within
+    sentence ``sent_id``: in a response whose first sentence has 27 tokens,
+    the first token of the second sentence is 27.
+    ``ResponseExample.locate_token`` / ``local_span`` give the sentence and the
+    index within it (trust them over ``sent_id``: one dev response numbers its
+    only sentence 1).
     """
 
     model_config = ConfigDict(extra="ignore")
@@ -501,10 +509,32 @@ class ResponseExample(BaseModel):
             **ex.extras,
         )
 
-    def span_tokens(self, sent_id: int, span: tuple[int, int]) -> list[str]:
-        """Tokens of sentence ``sent_id`` covered by ``span`` (``end`` exclusive)."""
+    @property
+    def flat_tokens(self) -> list[str]:
+        """Every token of the response in order: the space ``answer_idx``/``predicate_idx`` count in."""
+        return [tok for toks in self.sentence_tokens for tok in toks]
+
+    def locate_token(self, index: int) -> tuple[int, int]:
+        """``(sentence, index within it)`` of a response-level token index."""
+        if index >= 0:
+            for sent, toks in enumerate(self.sentence_tokens):
+                if index < len(toks):
+                    return sent, index
+                index -= len(toks)
+        raise IndexError(f"token index out of range for response {self.id}")
+
+    def local_span(self, span: tuple[int, int]) -> tuple[int, tuple[int, int]]:
+        """A response-level span as ``(sentence, (start, end))`` within that sentence."""
         start, end = span
-        return self.sentence_tokens[sent_id][start:end]
+        sent, local = self.locate_token(start)
+        if end - start > len(self.sentence_tokens[sent]) - local:
+            raise ValueError(f"span {span} of response {self.id} crosses a sentence boundary")
+        return sent, (local, local + end - start)
+
+    def span_tokens(self, span: tuple[int, int]) -> list[str]:
+        """Tokens covered by a response-level ``span`` (``end`` exclusive), e.g. a gold ``answer_idx``."""
+        start, end = span
+        return self.flat_tokens[start:end]
 
 
 def load_qa(

@@ -21,7 +21,7 @@ import json
 import time
 from typing import Any
 
-from factgrain.evals.tasks.qasem_decomposer import covered, flat_span, match, token_offsets
+from factgrain.evals.tasks.qasem_decomposer import covered, match, token_offsets
 
 _WH = ("who", "what", "when", "where", "why", "how")
 
@@ -45,13 +45,10 @@ def build_backend(spec: str) -> Any:
 
 
 def gold_of(ex: Any) -> list[dict[str, Any]]:
-    toks = ex.sentence_tokens
     out = []
-    for q in ex.qas:
-        sid = min(q.sent_id, len(toks) - 1)  # one dev row numbers its only sentence 1
-        a, b = flat_span(toks, sid, tuple(q.answer_idx), q.answer)
-        pi = q.predicate_idx if q.predicate_idx is not None else -1
-        pa, _ = flat_span(toks, sid, (pi, pi + 1), q.predicate)
+    for q in ex.qas:  # gold indices count over the whole response, like token_offsets
+        a, b = q.answer_idx
+        pa = q.predicate_idx if q.predicate_idx is not None else -1
         out.append({"predicate": q.predicate, "predicate_tok": pa, "answer_toks": list(range(a, b)),
                     "question": q.question, "answer": q.answer})
     return out

@@ -333,7 +333,7 @@ def test_string_encoded_response_row(tmp_path):
     assert resp.label == 1
     assert resp.qas[0].answer_idx == (0, 2) and resp.qas[0].annotations == [0, 0, 1]
     assert resp.spans[0].qa_ids == [0] and resp.spans[0].annotations == [1, 1, 1]
-    assert resp.span_tokens(0, resp.qas[0].answer_idx) == ["Laura", "Muir"]
+    assert resp.span_tokens(resp.qas[0].answer_idx) == ["Laura", "Muir"]
 
 
 # --------------------------------------------------------------------------- #
@@ -370,6 +370,34 @@ def test_response_view_on_real_file_links_to_qa_file():
         assert all(s.annotations is not None and s.start <= s.end for s in r.spans)
         # a response is supported exactly when all its gold QAs are
         assert r.label == int(all(g.label == 1 for g in r.qas))
+
+
+@needs_data
+def test_gold_token_indices_count_over_the_whole_response():
+    """answer_idx / predicate_idx are response-level: in the second sentence of qasem-dev-38 the
+    answer "He" is token 29 of the response (the first sentence has 29 tokens), token 0 locally."""
+    by_id = {r.id: r for r in load_responses("dev")}
+    r = by_id["qasem-dev-38"]
+    q = next(q for q in r.qas if q.qa_id == 3)
+    assert (q.sent_id, q.answer_idx, q.answer, q.predicate) == (1, (29, 30), "He", "starred")
+    assert len(r.sentence_tokens[0]) == 29
+    assert r.span_tokens(q.answer_idx) == ["He"]
+    assert r.local_span(q.answer_idx) == (1, (0, 1))
+    assert r.locate_token(q.predicate_idx) == (1, 2) and r.sentence_tokens[1][2] == "starred"
+    assert r.sentence_tokens[1][29:30] == []  # the sentence-local reading finds nothing
+    with pytest.raises(IndexError):
+        r.locate_token(len(r.flat_tokens))
+    # on every real row the response-level reading gives the answer and the predicate back
+    squash = lambda s: s.replace(" ", "")  # noqa: E731
+    responses = load_responses()
+    qas = [(r, q) for r in responses for q in r.qas]
+    answers = sum(squash("".join(r.span_tokens(q.answer_idx))) == squash(q.answer) for r, q in qas)
+    predicates = sum(r.flat_tokens[q.predicate_idx] == q.predicate for r, q in qas)
+    same_sentence = sum(r.local_span(q.answer_idx)[0] == q.sent_id for r, q in qas)
+    assert len(qas) == 3098
+    assert answers >= len(qas) - 3  # three answers differ only by accents (Sánchez / Sanchez)
+    assert predicates == len(qas)
+    assert same_sentence == len(qas) - 8  # the 8 QAs of qasem-dev-63, whose only sentence is numbered 1
 
 
 def test_views_reject_other_datasets():

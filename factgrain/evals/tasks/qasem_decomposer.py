@@ -1,8 +1,8 @@
 """Decomposer quality against the gold QAs of ``qasem_consistency`` (whole responses).
 
 Each response is checked end to end with the configured method (``qasem`` by default). Predicted
-QAs are compared with the gold ones in token space: the gold sentence tokens are located in the
-response text, a predicted answer covers the tokens its character span overlaps, and a predicted
+QAs are compared with the gold ones in token space (the gold indices count over the whole
+response): the gold sentence tokens are located in the response text, a predicted answer covers the tokens its character span overlaps, and a predicted
 QA matches a gold QA when their predicates are the same token and the answer token sets have
 IOU >= 0.3 (the QASem parser's criterion), one to one, best overlap first.
 
@@ -38,21 +38,6 @@ def token_offsets(text: str, sentence_tokens: list[list[str]], *, max_gap: int =
         out[i] = (j, j + len(tok))
         pos = j + len(tok)
     return out
-
-
-def flat_span(sentence_tokens: list[list[str]], sent_id: int, span: tuple[int, int], text: str) -> tuple[int, int]:
-    """A gold token span as flat (response-level) indices. The export counts tokens over the whole
-    response for most rows, but a span that reads back as its own text within the sentence is
-    taken as sentence-local."""
-    start = sum(len(t) for t in sentence_tokens[:sent_id])
-    flat = [tok for toks in sentence_tokens for tok in toks]
-    squash = text.replace(" ", "")
-    a, b = span
-    as_global = "".join(flat[a:b]).replace(" ", "")
-    as_local = "".join(flat[start + a:start + b]).replace(" ", "") if b <= len(sentence_tokens[sent_id]) else None
-    if as_local == squash and as_global != squash:
-        return (start + a, start + b)
-    return (a, b)
 
 
 def covered(span: tuple[int, int] | None, offsets: dict[Tok, tuple[int, int]]) -> set[Tok]:
@@ -106,12 +91,11 @@ class QasemDecomposer(Task):
         ev = ctx.evaluator(method=self.method)
         report = await ev.acheck(p["text"], p["reference"], id=p["id"])
         offsets = token_offsets(p["text"], p["sentence_tokens"])
-        toks = p["sentence_tokens"]
         gold = []
         for q in p["qas"]:
-            a, b = flat_span(toks, q["sent_id"], tuple(q["answer_idx"]), q["answer"])
-            pi = q["predicate_idx"] if q["predicate_idx"] is not None else -1
-            pa, _ = flat_span(toks, q["sent_id"], (pi, pi + 1), q["predicate"])
+            # gold indices already count over the whole response, like ``offsets``
+            a, b = q["answer_idx"]
+            pa = q["predicate_idx"] if q["predicate_idx"] is not None else -1
             gold.append({"predicate": q["predicate"], "predicate_tok": pa, "answer_toks": list(range(a, b)),
                          "label": q.get("label")})
         pred = []
