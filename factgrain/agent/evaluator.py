@@ -191,6 +191,12 @@ class Evaluator:
         return await reflect_and_refine(units, doc, self.reflector_backend, rounds=self.options.reflect_rounds,
                                         method=self.options.method)
 
+    def evidence_for(self, reference: Any) -> Callable[[Unit, Component, str], list[Evidence]]:
+        """``pick(unit, component, sentence)`` giving the evidence a check against ``reference``
+        (a string, list or mapping of sources) verifies that component on: the whole reference when
+        it is one short source, else the BM25 passages nearest the component and its sentence."""
+        return self._evidence_fn(normalize_reference(reference))
+
     def _evidence_fn(self, sources: list[dict[str, str]]) -> Callable[[Unit, Component, str], list[Evidence]]:
         text = joined_reference(sources)
         whole = [Evidence(source_id=sources[0]["id"] if len(sources) == 1 else "*", text=text)]

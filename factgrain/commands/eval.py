@@ -68,14 +68,14 @@ def run(args: argparse.Namespace) -> int:
         options["threshold"] = args.threshold
     if args.aggregate != "harmonic":
         options["aggregate"] = args.aggregate
-    for key in ("nli_model", "calibration"):
-        if getattr(args, key, None):
-            options[key] = getattr(args, key)
+    if getattr(args, "nli_model", None):
+        options["nli_model"] = args.nli_model
     if getattr(args, "skip_uncovered", False):
         options["skip_uncovered"] = True
     settings = EvalSettings(model=args.model, base_url=args.base_url, api_key=args.api_key,
                             decomposer_model=args.decomposer_model, verifier_model=args.verifier_model,
-                            reflector_model=args.reflector_model, verifier=args.verifier, options=options,
+                            reflector_model=args.reflector_model, verifier=args.verifier,
+                            calibration=getattr(args, "calibration", None), options=options,
                             cache=args.cache, cache_dir=args.cache_dir)
     result = run_eval(
         args.task, split=args.split, limit=args.limit, seed=args.seed,

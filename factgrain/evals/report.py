@@ -3,7 +3,8 @@
     python -m factgrain.evals.report OUT_DIR_OR_PREDICTIONS_JSONL
 
 reads the records, rebuilds the task from the options stored in them and prints its tables; nothing
-from the run that wrote the file is needed.
+from the run that wrote the file is needed, except that a task's dev-tuned threshold column (see
+``factgrain.evals.devrun``) also reads the sibling dev run's predictions.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from factgrain.evals.devrun import attach_dev_run
 from factgrain.evals.store import PredictionStore
 from factgrain.evals.tasks.base import Table
 
@@ -51,6 +53,7 @@ def recompute(path: str | Path) -> tuple[list[Table], str]:
         raise ValueError(f"no predictions in {p}")
     meta = records[0]["run"]
     task = get_task(meta["task"], **meta.get("task_options", {}))
+    attach_dev_run(task, p.parent)  # a sibling dev run (with its run.json) for tuned thresholds
     tables = task.summarize(records)
     return tables, render_markdown(tables, meta=meta, n_records=len(records))
 

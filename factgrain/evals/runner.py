@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from factgrain.errors import ConfigurationError, FactgrainError, InputError
+from factgrain.evals.devrun import attach_dev_run
 from factgrain.evals.store import PredictionStore
 from factgrain.evals.tasks import get_task
 from factgrain.evals.tasks.base import EvalContext, EvalSettings, Job, Table, Task
@@ -60,7 +61,9 @@ def fingerprint(task: Task, split: str, limit: int | None, seed: int, settings: 
     return {"task": task.name, "split": split, "limit": limit, "seed": seed, "task_options": task.config(),
             "model": _model_label(settings.model), "decomposer_model": settings.decomposer_model,
             "verifier_model": settings.verifier_model, "reflector_model": settings.reflector_model,
-            "verifier": settings.verifier, "options": settings.options}
+            "verifier": settings.verifier, "options": settings.options,
+            # only when set, so runs written before the field existed still resume
+            **({"calibration": settings.calibration} if settings.calibration else {})}
 
 
 async def predict_one(task: Task, job: Job, ctx: EvalContext, meta: dict[str, Any]) -> dict[str, Any]:
@@ -173,6 +176,7 @@ def run_eval(
     info["sessions"].append({"engine": engine, "new_records": len(new), "wall_s": round(wall, 3), "units": units,
                              "s_per_100_units": round(100 * wall / units, 3) if units else None})
     run_file.write_text(json.dumps(info, indent=2, default=str))
+    attach_dev_run(task, out_dir)
     tables = task.summarize(records)
     meta = records[0]["run"] if records else {}
     markdown = render_markdown(tables, meta=meta, n_records=len(records), n_jobs=len(jobs))

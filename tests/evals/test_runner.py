@@ -129,3 +129,70 @@ def test_cli_eval_prints_the_table(tmp_path, data_dir, capsys, monkeypatch):
     out, err = capsys.readouterr()
     assert rc == 0 and "| all | 3 |" in out and "s per 100 units" in err
     assert len(lines(tmp_path)) == 6 and all(r["run"]["verifier"].startswith("lexical") for r in lines(tmp_path))
+
+
+# -- raw and calibrated BAcc side by side -------------------------------------------------------
+
+def _platt_profile(tmp_path, threshold=0.3):
+    """A hand-made LLM-only profile: calibrated P >= 0.5 exactly when P(Yes) >= ``threshold``."""
+    from factgrain.calibration import CalibrationProfile, save_profile
+
+    prof = CalibrationProfile(name="cal", families=["llm"], signals=["llm.logit"], coefficients=[1.0], intercept=0.0,
+                              means=[0.0], scales=[1.0], threshold=threshold)
+    return str(save_profile(prof, tmp_path / "cal.json"))
+
+
+def _bacc(recs, key, thr):
+    return M.balanced_accuracy([r["label"] for r in recs], [int(r[key] >= thr) for r in recs])
+
+
+def test_calibration_reaches_the_evaluator(tmp_path, monkeypatch):
+    from factgrain.agent.verifiers.fused import FusedVerifier
+    from factgrain.cli import main
+    from factgrain.evals.tasks.base import EvalContext
+
+    ev = EvalContext(settings(calibration=_platt_profile(tmp_path))).evaluator()
+    assert isinstance(ev.verifier, FusedVerifier) and ev.verifier.profile.threshold == 0.3
+    seen = {}
+    monkeypatch.setattr("factgrain.evals.runner.run_eval", lambda *a, **kw: seen.update(kw) or 1 / 0)
+    with pytest.raises(ZeroDivisionError):
+        main(["eval", "--task", "qasem-table4", "--calibration", "mine", "--out", str(tmp_path / "o")])
+    assert seen["settings"].calibration == "mine" and "calibration" not in seen["settings"].options
+
+
+def test_table4_with_a_profile_shows_raw_and_calibrated_bacc(tmp_path, data_dir):
+    res = run_eval("qasem-table4", split="test", limit=12, seed=2, out=tmp_path / "t4-test", make_plots=False,
+                   settings=settings(calibration=_platt_profile(tmp_path)))
+    recs = lines(tmp_path / "t4-test")
+    for r in recs:  # the LLM's P(Yes) as it came, and the profile's probability next to it
+        assert r["p_raw"] == pytest.approx(p_of(r["statement"]), abs=1e-6) and r["raw_from"] == "llm"
+        assert r["calibration"] == "cal" and r["calibration_families"] == ["llm"]
+        assert (r["probability"] >= 0.5) == (r["p_raw"] >= 0.3)
+    qa = [r for r in recs if r["style"] == "qa"]
+    table = res.tables[0]
+    assert table.data[("all", "qa")]["bacc"] == pytest.approx(_bacc(qa, "p_raw", 0.5))
+    assert table.data[("all", "qa", "cal")]["bacc"] == pytest.approx(_bacc(qa, "p_raw", 0.3))
+    assert table.data[("all", "qa")]["auc"] == pytest.approx(M.roc_auc([r["label"] for r in qa], [r["p_raw"] for r in qa]))
+    assert {"BAcc@0.5 QA", "BAcc cal QA", "AUC QA", "AUC cal QA"} <= set(table.columns)
+    assert "profile `cal`" in table.note
+    assert recompute(tmp_path / "t4-test")[1] == res.markdown
+
+
+def test_table4_without_a_profile_tunes_the_threshold_on_a_sibling_dev_run(tmp_path, data_dir):
+    dev = run_eval("qasem-table4", split="dev", limit=30, out=tmp_path / "t4-dev", settings=settings(), make_plots=False)
+    assert not any(c.startswith("BAcc cal") for c in dev.tables[0].columns)  # never tuned on itself
+    res = run_eval("qasem-table4", split="test", limit=12, out=tmp_path / "t4-test", settings=settings(),
+                   make_plots=False)
+    dev_qa = [r for r in lines(tmp_path / "t4-dev") if r["style"] == "qa"]
+    t, _ = M.best_threshold([r["label"] for r in dev_qa], [r["p_raw"] for r in dev_qa])
+    qa = [r for r in lines(tmp_path / "t4-test") if r["style"] == "qa"]
+    assert all(r["p_raw"] == r["probability"] and r["calibration"] is None for r in qa)
+    table = res.tables[0]
+    assert table.data[("all", "qa", "cal")]["bacc"] == pytest.approx(_bacc(qa, "p_raw", t))
+    assert "BAcc cal QA" in table.columns and "AUC cal QA" not in table.columns
+    assert f"qa {t:.3f} (30 rows)" in table.note and "t4-dev" in table.note
+    assert recompute(tmp_path / "t4-test")[1] == res.markdown
+    # a run with another setup (here: other styles) has no dev sibling, so no calibrated column
+    other = run_eval("qasem-table4", split="test", limit=4, out=tmp_path / "t4-qa-test", settings=settings(),
+                     task_options={"styles": ("qa",)}, make_plots=False)
+    assert "BAcc cal QA" not in other.tables[0].columns and "No calibrated column" in other.tables[0].note

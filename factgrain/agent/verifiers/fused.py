@@ -2,8 +2,9 @@
 features), combined by the profile's logistic model, cut at its dev-tuned threshold.
 
 A profile with one family is a calibrated verifier (``--verifier llm --calibration NAME``); with
-several it is a fusion. The verdict keeps every signal in ``features`` and the raw fused
-probability as ``features["p_raw"]``; it cites the NLI window when there is one, else the lexical
+several it is a fusion. The verdict keeps every signal in ``features``, the raw fused
+probability as ``features["p_raw"]`` and the LLM's / NLI model's own probability as ``llm.p`` /
+``nli.p``; it cites the NLI window when there is one, else the lexical
 window, else the evidence it was given.
 """
 
@@ -101,4 +102,6 @@ class FusedVerifier(Verifier):
             evidence = nv.evidence
         prob = self.profile.probability(signals)
         features = {**signals, "p_raw": self.profile.raw_probability(signals)}
+        # each verifier's own probability before calibration (the logits above are clipped)
+        features.update({f"{fam}.p": float(v.probability) for fam, v in (("llm", lv), ("nli", nv)) if v is not None})
         return UnitVerdict(probability=prob, label=self.label(prob), evidence=evidence, features=features, **common)

@@ -46,6 +46,8 @@ class EvalSettings(BaseModel):
     verifier_model: str | None = None
     reflector_model: str | None = None
     verifier: str | None = None
+    calibration: str | None = Field(default=None, description="calibration profile name or JSON path "
+                                    "(factgrain calibrate); verification uses the fused verifier with it")
     cache: bool | None = None
     cache_dir: str | None = None
     options: dict[str, Any] = Field(default_factory=dict, description="extra CheckOptions fields")
@@ -67,6 +69,8 @@ class EvalContext:
             kw: dict[str, Any] = {**s.options, **overrides}
             if s.verifier:
                 kw.setdefault("verifier", s.verifier)
+            if s.calibration:
+                kw.setdefault("calibration", s.calibration)
             # The LLM-call disk cache (issue 8) lands as a CheckOptions field; pass it through once it exists.
             if s.cache is not None and "cache" in CheckOptions.model_fields:
                 kw["cache"] = s.cache
@@ -115,3 +119,8 @@ class Task(abc.ABC):
 
     def plots(self, records: list[dict[str, Any]], out_dir: Any) -> list[Any]:
         return []
+
+    #: whether ``summarize`` can use a dev run of the same configuration (see ``evals/devrun.py``)
+    tunes_on_dev: ClassVar[bool] = False
+    #: (folder, records) of that dev run, attached before ``summarize`` when one is found
+    dev_run: tuple[Any, list[dict[str, Any]]] | None = None
