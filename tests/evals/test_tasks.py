@@ -34,6 +34,50 @@ def test_affirmative_rewrite_is_what_the_ablation_verifies(tmp_path, data_dir):
             assert r["label"] == qa["label"] and r["subset"] == qa["subset"]
 
 
+async def test_raw_probability_is_what_the_verifier_says_before_calibration():
+    from factgrain.agent.verifiers.base import VerifyItem
+    from factgrain.agent.verifiers.fused import FusedVerifier
+    from factgrain.agent.verifiers.lexical import LexicalVerifier
+    from factgrain.calibration import CalibrationProfile
+    from factgrain.evals.tasks.calibrated import raw_probability
+    from factgrain.schemas.units import QAPair
+    from factgrain.schemas.verdicts import Evidence
+
+    unit = QAPair(id="q0", sentence_index=0, predicate="won", question="who won something?", answer="Laura Muir")
+    ref = "The race was held in Glasgow. Laura Muir won the race after a late sprint."
+    item = VerifyItem(unit, unit.components()[0], "Laura Muir won the race.", [Evidence(source_id="r", text=ref)])
+
+    def profile(families, signals):
+        n = len(signals)
+        return CalibrationProfile(name="p", families=families, signals=signals, coefficients=[0.7] * n,
+                                  intercept=-0.4, means=[0.1] * n, scales=[2.0] * n, threshold=0.35)
+
+    fused = FusedVerifier(ScriptedBackend(handler=lambda req: 0.999993), profile=profile(["llm"], ["llm.logit"]))
+    (v,) = await fused.verify_items([item])
+    assert raw_probability(v, fused) == (pytest.approx(0.999993, abs=1e-6), "llm")  # not clipped like the logit
+    assert v.probability != pytest.approx(0.999993, abs=1e-3)
+    # a lexical-only profile: the raw probability is the lexical verifier's own
+    lex_only = FusedVerifier(None, profile=profile(["lexscore"], ["lexscore.logit"]))
+    (v,) = await lex_only.verify_items([item])
+    (plain,) = await LexicalVerifier().verify_items([item])
+    assert raw_probability(v, lex_only) == (pytest.approx(plain.probability), "lexical")
+    assert raw_probability(plain, LexicalVerifier()) == (plain.probability, "lexical")
+
+
+def test_evidence_for_is_the_checks_evidence_selection():
+    from factgrain.agent.evaluator import Evaluator
+    from factgrain.schemas.units import QAPair
+
+    ev = Evaluator(eval_backend(), verifier="llm", retrieval_budget_chars=300, retrieval_k=1)
+    unit = QAPair(id="q0", sentence_index=0, predicate="won", question="who won something?", answer="Laura Muir")
+    comp = unit.components()[0]
+    short = ev.evidence_for("Laura Muir won the race.")(unit, comp, "Laura Muir won.")
+    assert [e.text for e in short] == ["Laura Muir won the race."]
+    long_ref = " ".join(["Rain fell on the hills all week and the rivers rose."] * 60 + ["Laura Muir won the race."])
+    (hit,) = ev.evidence_for(long_ref)(unit, comp, "Laura Muir won.")
+    assert "Laura Muir won" in hit.text and len(hit.text) < len(long_ref)
+
+
 # -- qasem-decomposer ---------------------------------------------------------------------------
 
 def test_token_iou_matching_by_hand():
