@@ -38,7 +38,6 @@ class Scores(BaseModel):
     unsupported_units: int = 0
     unscored_units: int = 0
     failed_sentences: int = Field(default=0, description="sentences whose decomposition failed (no units, see warnings)")
-    failed_sentences: int = Field(default=0, description="sentences whose decomposition failed (no units, see warnings)")
     triqua: float | None = None
     aggregate: dict[str, float | None] = Field(default_factory=dict)
     label: str | None = Field(default=None, description="'supported' / 'unsupported' from the aggregate")
