@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import logging
+import os
 import sys
 
 from factgrain._version import __version__
@@ -26,7 +28,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _quiet_libraries() -> None:
+    """instructor logs every retried attempt at ERROR; the CLI reports outcomes itself.
+    FACTGRAIN_DEBUG=1 keeps the libraries' logs."""
+    if not os.environ.get("FACTGRAIN_DEBUG"):
+        for name in ("instructor", "httpx", "openai"):
+            logging.getLogger(name).setLevel(logging.CRITICAL)
+
+
 def main(argv: list[str] | None = None) -> int:
+    _quiet_libraries()
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):

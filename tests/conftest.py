@@ -28,8 +28,10 @@ def pytest_collection_modifyitems(config, items):
 
 
 @pytest.fixture(autouse=True)
-def _no_progress(monkeypatch):
+def _no_progress(monkeypatch, tmp_path):
     monkeypatch.setenv("FACTGRAIN_PROGRESS", "0")
+    # Evaluations cache LLM calls by default: keep each test's cache to itself.
+    monkeypatch.setenv("FACTGRAIN_CACHE_DIR", str(tmp_path / "llm-cache"))
 
 
 @pytest.fixture(scope="session")

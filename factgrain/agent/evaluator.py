@@ -175,6 +175,9 @@ class Evaluator:
             scores.failed_sentences = len(getattr(decomposer, "failed_sentences", []))
             timings["total_s"] = time.perf_counter() - t0
         prompt_versions = {**decomposer.prompt_versions(), **self.verifier.prompt_versions()}
+        for rnd in reflection:
+            if getattr(rnd, "prompt_version", None):
+                prompt_versions.setdefault("reflect", rnd.prompt_version)
         return Report(
             id=id, text=text, question=question, reference=reference if isinstance(reference, str) else sources,
             method=opts.method, document=doc, results=results, scores=scores, threshold=opts.threshold,

@@ -35,7 +35,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--threshold", type=float, default=0.5, help="P(supported) at or above which a unit is supported")
     p.add_argument("--aggregate", choices=["mean", "min", "harmonic"], default="harmonic",
                    help="how unit probabilities make a text-level score (dilemmas, jsonl)")
-    add_cache_args(p, default=False)
+    add_cache_args(p, default=True)  # a rerun of an unchanged evaluation makes no LLM call
     p.add_argument("--retry-errors", action="store_true", help="on resume, run failed predictions again")
     p.add_argument("--no-plots", action="store_true")
     p.set_defaults(func=run)
