@@ -29,6 +29,9 @@ def leaky_endpoint(status: int) -> httpx.MockTransport:
 @pytest.fixture
 def all_logs(caplog):
     caplog.set_level(logging.DEBUG)
+    # The CLI quiets these libraries for the rest of the process; see everything they log here.
+    for name in ("instructor", "httpx", "openai"):
+        caplog.set_level(logging.DEBUG, logger=name)
     return caplog
 
 
