@@ -34,29 +34,9 @@ from typing import Any, Literal, Sequence
 
 from pydantic import BaseModel, Field
 
-try:
-    from factgrain.errors import ConfigurationError, InputError, MissingExtraError
-except ImportError:  # pragma: no cover - only while factgrain.errors is not in the tree
-    # Stand-ins with the same names and signatures as the package-wide hierarchy in
-    # factgrain/errors.py; this module re-exports whichever is in use.
+from factgrain.errors import ConfigurationError, InputError, MissingExtraError
 
-    class ConfigurationError(Exception):  # type: ignore[no-redef]
-        """A model path or option is wrong."""
-
-    class InputError(ValueError):  # type: ignore[no-redef]
-        """The pairs or QA given cannot be evaluated."""
-
-    class MissingExtraError(ImportError):  # type: ignore[no-redef]
-        """An optional dependency is not installed; the message names the pip command."""
-
-        def __init__(self, extra: str, package: str):
-            self.extra = extra
-            self.package = package
-            super().__init__(
-                f"{package!r} is not installed; it is needed for this feature. "
-                f"Install it with: pip install 'factgrain[{extra}]'"
-            )
-
+# The errors are re-exported so callers of this module can catch them from one place.
 __all__ = [
     "NLIScore",
     "NLIClassifier",
