@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import abc
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, ClassVar
 
 from factgrain.backends.base import Backend
@@ -32,24 +32,41 @@ class Decomposer(abc.ABC):
 
     async def decompose(self, doc: Document) -> list[Unit]:
         """Decompose every sentence concurrently (bounded by the backend's connections)."""
+        return await self._each(doc.sentences, "sentence", lambda s: [s.index],
+                                lambda s: self.decompose_sentence(s, doc))
+
+    async def _each(self, pieces: Sequence[Any], label: str, sentences_of: Callable[[Any], list[int]],
+                    work: Callable[[Any], Awaitable[list[Unit]]]) -> list[Unit]:
+        """Run ``work`` on every piece (sentence or chunk, each with an ``index``) concurrently and
+        concatenate the units in order."""
         sem = asyncio.Semaphore(self.backend.max_connections)
 
-        async def one(sentence: Sentence) -> list[Unit]:
+        async def one(piece: Any) -> list[Unit]:
             async with sem:
                 try:
-                    return await self.decompose_sentence(sentence, doc)
+                    return await work(piece)
                 except FactgrainError as exc:
-                    # One bad sentence must not lose the others: record and go on.
-                    self.warnings.append(f"sentence {sentence.index}: decomposition failed: {exc}")
-                    self.failed_sentences.append(sentence.index)
+                    # One bad piece must not lose the others: record its sentences and go on.
+                    self.warnings.append(f"{label} {piece.index}: decomposition failed: {exc}")
+                    self.failed_sentences.extend(sentences_of(piece))
                     return []
 
-        per_sentence = await asyncio.gather(*(one(s) for s in doc.sentences))
-        return [u for units in per_sentence for u in units]
+        per_piece = await asyncio.gather(*(one(p) for p in pieces))
+        return [u for units in per_piece for u in units]
 
     @abc.abstractmethod
     async def decompose_sentence(self, sentence: Sentence, doc: Document) -> list[Unit]:
         ...
+
+
+def resolve_span_mode(span_mode: str, backend: Backend) -> str:
+    """``auto`` picks ``enum`` (candidate phrases from the reader) for the small embedded model,
+    ``free`` (the model writes the phrases) for others."""
+    if span_mode == "auto":
+        span_mode = "enum" if backend.provider == "embedded" else "free"
+    if span_mode not in ("enum", "free"):
+        raise ConfigurationError(f"span_mode must be auto, enum or free, not {span_mode!r}")
+    return span_mode
 
 
 _DECOMPOSERS: dict[str, Callable[..., Decomposer]] = {}

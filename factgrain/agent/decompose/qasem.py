@@ -24,7 +24,7 @@ from pydantic import BaseModel, Field, ValidationInfo, field_validator
 from factgrain.agent import verbforms as vf
 from factgrain.agent.candidates import Arg, Frame, frames
 from factgrain.agent.decompose import context as ctx
-from factgrain.agent.decompose.base import Decomposer, register_decomposer
+from factgrain.agent.decompose.base import Decomposer, register_decomposer, resolve_span_mode
 from factgrain.agent.locate import locate, locate_word
 from factgrain.prompts import DECOMPOSE_QASEM, QASEM_SLOT, defuse
 from factgrain.schemas.spans import Document, Sentence
@@ -166,13 +166,7 @@ class QASemDecomposer(Decomposer):
     def __init__(self, backend: Any, *, span_mode: str = "auto", prompt: Any = None, slot_prompt: Any = None,
                  max_qas_per_sentence: int = MAX_QAS_PER_SENTENCE, **options: Any):
         super().__init__(backend, **options)
-        if span_mode == "auto":
-            span_mode = "enum" if backend.provider == "embedded" else "free"
-        if span_mode not in ("enum", "free"):
-            from factgrain.errors import ConfigurationError
-
-            raise ConfigurationError(f"span_mode must be auto, enum or free, not {span_mode!r}")
-        self.span_mode = span_mode
+        self.span_mode = resolve_span_mode(span_mode, backend)
         self.prompt = prompt or DECOMPOSE_QASEM
         self.slot_prompt = slot_prompt or QASEM_SLOT
         self.max_qas = max_qas_per_sentence

@@ -17,7 +17,6 @@ Two ways of asking:
 
 from __future__ import annotations
 
-import asyncio
 import re
 from typing import Any, ClassVar, Literal
 
@@ -25,9 +24,8 @@ from pydantic import BaseModel, Field, ValidationInfo, field_validator
 
 from factgrain.agent.decompose import context as ctx
 from factgrain.agent.decompose import triqua_rules as rules
-from factgrain.agent.decompose.base import Decomposer, register_decomposer
+from factgrain.agent.decompose.base import Decomposer, register_decomposer, resolve_span_mode
 from factgrain.agent.locate import locate, locate_word
-from factgrain.errors import ConfigurationError, FactgrainError
 from factgrain.prompts import TRIQUA_MODES, TRIQUA_QUALIFIER, defuse
 from factgrain.schemas.spans import Document, Sentence, Span
 from factgrain.schemas.units import HyperRelationalFact, Qualifier, QualifierType
@@ -123,11 +121,7 @@ class TriQuaDecomposer(Decomposer):
     def __init__(self, backend: Any, *, span_mode: str = "auto", prompts: dict[tuple[bool, bool], Any] | None = None,
                  qualifier_prompt: Any = None, max_facts: int = MAX_FACTS_PER_PASSAGE, **options: Any):
         super().__init__(backend, **options)
-        if span_mode == "auto":
-            span_mode = "enum" if backend.provider == "embedded" else "free"
-        if span_mode not in ("enum", "free"):
-            raise ConfigurationError(f"span_mode must be auto, enum or free, not {span_mode!r}")
-        self.span_mode = span_mode
+        self.span_mode = resolve_span_mode(span_mode, backend)
         self.prompts = {**TRIQUA_MODES, **(prompts or {})}
         self.qualifier_prompt = qualifier_prompt or TRIQUA_QUALIFIER
         self.max_facts = max_facts
@@ -136,20 +130,8 @@ class TriQuaDecomposer(Decomposer):
     async def decompose(self, doc: Document) -> list[HyperRelationalFact]:
         if self.span_mode == "enum":
             return _resolve_pronouns(await super().decompose(doc))  # sentence by sentence
-        sem = asyncio.Semaphore(self.backend.max_connections)
-
-        async def one(chunk_index: int) -> list[HyperRelationalFact]:
-            async with sem:
-                try:
-                    return await self.decompose_chunk(chunk_index, doc)
-                except FactgrainError as exc:
-                    # One bad chunk must not lose the others: record its sentences and go on.
-                    self.warnings.append(f"chunk {chunk_index}: decomposition failed: {exc}")
-                    self.failed_sentences.extend(doc.chunks[chunk_index].sentence_indices)
-                    return []
-
-        per_chunk = await asyncio.gather(*(one(c.index) for c in doc.chunks if c.sentence_indices))
-        return [u for units in per_chunk for u in units]
+        return await self._each([c for c in doc.chunks if c.sentence_indices], "chunk",
+                                lambda c: list(c.sentence_indices), lambda c: self.decompose_chunk(c.index, doc))
 
     def messages(self, doc: Document, passage: str, context: str) -> list[dict[str, str]]:
         """The prompt of the mode this passage is in: question yes/no x context (chunk) yes/no."""
