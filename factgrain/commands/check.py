@@ -10,6 +10,16 @@ from factgrain.commands.io import read_source
 from factgrain.errors import InputError
 
 
+def add_input_args(p: argparse.ArgumentParser, verb: str) -> None:
+    """The text, reference(s), bundled example and question that :func:`read_inputs` reads."""
+    p.add_argument("text", nargs="?", help=f"file with the text to {verb} ('-' for stdin)")
+    p.add_argument("reference", nargs="?", help="file with the reference (or use --reference)")
+    p.add_argument("--reference", dest="reference_opt", action="append", metavar="FILE",
+                   help="reference file; repeat for several sources")
+    p.add_argument("--example", help="use a bundled example instead of files (e.g. measles)")
+    p.add_argument("--question", help="the question the text answers (question-aware prompts)")
+
+
 def add_model_args(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("backend")
     g.add_argument("--model", help="provider/model, e.g. embedded/smollm2-135m (default), openai/gpt-4o-mini, vllm/<name>, nli/<dir>")
@@ -68,12 +78,7 @@ def evaluator_kwargs(args: argparse.Namespace) -> dict:
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("check", help="check a text against its reference", description=__doc__)
-    p.add_argument("text", nargs="?", help="file with the text to check ('-' for stdin)")
-    p.add_argument("reference", nargs="?", help="file with the reference (or use --reference)")
-    p.add_argument("--reference", dest="reference_opt", action="append", metavar="FILE",
-                   help="reference file; repeat for several sources")
-    p.add_argument("--example", help="use a bundled example instead of files (e.g. measles)")
-    p.add_argument("--question", help="the question the text answers (question-aware prompts)")
+    add_input_args(p, "check")
     add_model_args(p)
     add_method_args(p)
     add_cache_args(p, default=False)
@@ -86,7 +91,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def _inputs(args: argparse.Namespace) -> tuple[str, object, str | None]:
+def read_inputs(args: argparse.Namespace) -> tuple[str, object, str | None]:
     if args.example:
         from factgrain import examples
 
@@ -135,11 +140,10 @@ def run(args: argparse.Namespace) -> int:
 
         return run_cli(args)
     from factgrain.agent.evaluator import Evaluator, run_sync
+    from factgrain.agent.inputs import check_text, normalize_reference
     from factgrain.progress import spinner
 
-    from factgrain.agent.inputs import check_text, normalize_reference
-
-    text, reference, question = _inputs(args)
+    text, reference, question = read_inputs(args)
     check_text(text, max_chars=args.max_chars)  # bad input fails before any model starts
     normalize_reference(reference)
     with spinner("checking"):

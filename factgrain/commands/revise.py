@@ -6,18 +6,13 @@ import argparse
 import sys
 from pathlib import Path
 
-from factgrain.commands.check import _inputs, add_method_args, add_model_args, evaluator_kwargs
+from factgrain.commands.check import add_input_args, add_method_args, add_model_args, evaluator_kwargs, read_inputs
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("revise", help="rewrite the unsupported spans of a text until it checks out",
                        description=__doc__)
-    p.add_argument("text", nargs="?", help="file with the text to revise ('-' for stdin)")
-    p.add_argument("reference", nargs="?", help="file with the reference (or use --reference)")
-    p.add_argument("--reference", dest="reference_opt", action="append", metavar="FILE",
-                   help="reference file; repeat for several sources")
-    p.add_argument("--example", help="use a bundled example instead of files (e.g. measles)")
-    p.add_argument("--question", help="the question the text answers")
+    add_input_args(p, "revise")
     add_model_args(p)
     add_method_args(p)
     g = p.add_argument_group("revision")
@@ -51,13 +46,12 @@ def render_text(revision) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from factgrain.agent.evaluator import Evaluator
+    from factgrain.agent.evaluator import Evaluator, run_sync
     from factgrain.agent.inputs import check_text, normalize_reference
     from factgrain.agent.revise import arevise
-    from factgrain.agent.evaluator import run_sync
     from factgrain.progress import spinner
 
-    text, reference, question = _inputs(args)
+    text, reference, question = read_inputs(args)
     check_text(text, max_chars=args.max_chars)
     normalize_reference(reference)
     with spinner("revising"):
