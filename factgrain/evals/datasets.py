@@ -433,17 +433,7 @@ class QAExample(GoldQA):
 
     @classmethod
     def from_example(cls, ex: Example) -> "QAExample":
-        if ex.dataset != "qasem_consistency_qa":
-            raise ValueError(f"QAExample needs a qasem_consistency_qa row, got {ex.dataset!r}")
-        return cls(
-            id=ex.id,
-            dataset=ex.dataset,
-            split=ex.split,
-            text=ex.text,
-            reference=ex.reference,
-            label=ex.label,
-            **ex.extras,
-        )
+        return _typed_view(cls, ex)
 
 
 class AnswerSpan(BaseModel):
@@ -497,17 +487,7 @@ class ResponseExample(BaseModel):
 
     @classmethod
     def from_example(cls, ex: Example) -> "ResponseExample":
-        if ex.dataset != "qasem_consistency":
-            raise ValueError(f"ResponseExample needs a qasem_consistency row, got {ex.dataset!r}")
-        return cls(
-            id=ex.id,
-            dataset=ex.dataset,
-            split=ex.split,
-            text=ex.text,
-            reference=ex.reference,
-            label=ex.label,
-            **ex.extras,
-        )
+        return _typed_view(cls, ex)
 
     @property
     def flat_tokens(self) -> list[str]:
@@ -535,6 +515,15 @@ class ResponseExample(BaseModel):
         """Tokens covered by a response-level ``span`` (``end`` exclusive), e.g. a gold ``answer_idx``."""
         start, end = span
         return self.flat_tokens[start:end]
+
+
+def _typed_view(cls: Any, ex: Example) -> Any:
+    """``cls`` (a typed view with a default ``dataset``) built from a generic row of that dataset."""
+    expected = cls.model_fields["dataset"].default
+    if ex.dataset != expected:
+        raise ValueError(f"{cls.__name__} needs a {expected} row, got {ex.dataset!r}")
+    return cls(id=ex.id, dataset=ex.dataset, split=ex.split, text=ex.text, reference=ex.reference,
+               label=ex.label, **ex.extras)
 
 
 def load_qa(
