@@ -5,19 +5,7 @@ from factgrain.agent.evaluator import Evaluator
 from factgrain.agent.verifiers.llm import p_yes
 from factgrain.backends.scripted import ScriptedBackend
 from factgrain.errors import ConfigurationError, InputError
-from tests.scripted import qa_backend
-
-TEXT = "A man fell in the Annalong Valley while walking. He was airlifted to hospital."
-REF = "A paraglider fell at Slieve Gullion and was airlifted to hospital with a leg injury."
-QAS = {
-    "A man fell in the Annalong Valley while walking.": [
-        {"predicate": "fell", "predicate_type": "verbal", "question": "who fell?", "answer": "A man"},
-        {"predicate": "fell", "predicate_type": "verbal", "question": "where did someone fall?", "answer": "in the Annalong Valley"},
-    ],
-    "He was airlifted to hospital.": [
-        {"predicate": "airlifted", "predicate_type": "verbal", "question": "where was someone airlifted to?", "answer": "to hospital"},
-    ],
-}
+from tests.scripted import QAS, REF, TEXT, qa_backend
 
 
 def test_check_end_to_end_with_scripted_llm_verifier():

@@ -30,19 +30,7 @@ from factgrain.integrations.langchain import (  # noqa: E402
     create_factgrain_evaluator,
 )
 from factgrain.schemas import Report  # noqa: E402
-from tests.scripted import qa_backend  # noqa: E402
-
-TEXT = "A man fell in the Annalong Valley while walking. He was airlifted to hospital."
-REF = "A paraglider fell at Slieve Gullion and was airlifted to hospital with a leg injury."
-QAS = {
-    "A man fell in the Annalong Valley while walking.": [
-        {"predicate": "fell", "predicate_type": "verbal", "question": "who fell?", "answer": "A man"},
-        {"predicate": "fell", "predicate_type": "verbal", "question": "where did someone fall?", "answer": "in the Annalong Valley"},
-    ],
-    "He was airlifted to hospital.": [
-        {"predicate": "airlifted", "predicate_type": "verbal", "question": "where was someone airlifted to?", "answer": "to hospital"},
-    ],
-}
+from tests.scripted import QAS, REF, TEXT, qa_backend  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
