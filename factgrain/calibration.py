@@ -14,7 +14,6 @@ Profiles live in ``$FACTGRAIN_HOME/profiles/<name>.json`` (default ``~/.cache/fa
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import time

@@ -7,7 +7,6 @@ import json
 
 import pytest
 
-import factgrain
 from factgrain import calibration as C
 from factgrain.backends.scripted import ScriptedBackend
 from factgrain.cli import main

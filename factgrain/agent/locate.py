@@ -6,7 +6,6 @@ import re
 
 from factgrain.schemas.spans import Span
 
-_WS = re.compile(r"\s+")
 _EDGE = " \t\n\"'.,;:!?()[]"
 
 

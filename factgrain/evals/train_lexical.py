@@ -273,7 +273,7 @@ def main(argv: list[str] | None = None) -> int:
     bt = Xt[:, base_col]
     sub = np.array([r["subset"] for r in test])
 
-    print(f"# Lexical verifier — qasem_consistency_qa test\n")
+    print("# Lexical verifier — qasem_consistency_qa test\n")
     print(
         f"Fitted on {len(y)} dev QAs (dropped {leak['dropped_rows']} by the {NGRAM}-gram leakage filter); "
         f"L2 lambda={lam} (grouped {N_FOLDS}-fold CV AUC {cv[lam]:.3f}); threshold {thr:.3f} "

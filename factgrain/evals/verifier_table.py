@@ -150,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
         "lexical (shipped model, threshold tuned on full dev)": (
             np.array([shipped.prob({k[4:]: v for k, v in s.items() if k.startswith("lex.")}) for s in sig_t]),
             shipped.threshold),
-        f"LLM P(Yes) at 0.5": (np.array([1 / (1 + np.exp(-s["llm.logit"])) for s in sig_t]), 0.5),
+        "LLM P(Yes) at 0.5": (np.array([1 / (1 + np.exp(-s["llm.logit"])) for s in sig_t]), 0.5),
     }
     for label, ((prof, n), _) in profiles.items():
         cols[label] = (np.array([prof.probability(s) for s in sig_t]), 0.5)

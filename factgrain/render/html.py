@@ -19,7 +19,7 @@ from factgrain.render.html_spans import SEVERITY, Segment, segments
 from factgrain.render.html_units import (
     ICON, WORD, anchor, component_label, esc, evidence_html, kind_chip, prob, unit_title, units_section,
 )
-from factgrain.schemas.report import Report, UnitResult
+from factgrain.schemas.report import Report
 from factgrain.schemas.units import HyperRelationalFact
 
 TIP_EVIDENCE_CHARS = 320  # the hover card shows a passage's start; the unit list shows all of it

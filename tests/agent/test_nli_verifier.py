@@ -3,7 +3,6 @@ and `--model nli/<dir>` end to end on a tiny random BERT built here (no download
 
 from __future__ import annotations
 
-import asyncio
 
 import pytest
 

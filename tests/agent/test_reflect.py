@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 
-import pytest
 
 import factgrain
 from factgrain.agent.locate import locate

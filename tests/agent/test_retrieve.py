@@ -17,7 +17,6 @@ except ImportError:  # pragma: no cover
 
 from factgrain.agent.retrieve import (
     BM25Retriever,
-    Passage,
     RetrievedPassage,
     Source,
     build_evidence,

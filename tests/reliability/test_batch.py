@@ -10,10 +10,9 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
 
 from factgrain.agent.evaluator import Evaluator
-from factgrain.batch import done_keys, read_rows, run_batch
+from factgrain.batch import done_keys, run_batch
 from factgrain.cli import main
 from tests.reliability.fakeserver import SECRET_KEY
 from tests.reliability.httpserver import LocalServer, qas_for

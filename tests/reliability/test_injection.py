@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import re
 
-import httpx
 import pytest
 
 from factgrain.agent.decompose.qasem import QASemDecomposer
