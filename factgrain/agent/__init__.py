@@ -1,1 +1,2 @@
-"""Agent-side helpers: evidence retrieval and verifier plumbing."""
+"""The checking pipeline: segment -> decompose -> (reflect) -> retrieve evidence -> verify ->
+attribute -> aggregate, run by ``evaluator.Evaluator``."""

@@ -1,2 +1,3 @@
-"""Evaluation helpers: benchmark dataset loaders (``factgrain.evals.datasets``)
-and numpy-only metrics (``factgrain.evals.metrics``)."""
+"""Evaluation: benchmark dataset loaders (``factgrain.evals.datasets``), numpy-only metrics
+(``factgrain.evals.metrics``), the benchmark tasks (``factgrain.evals.tasks``) and the resumable
+runner behind ``factgrain eval`` (``factgrain.evals.runner``)."""

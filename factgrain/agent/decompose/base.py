@@ -96,11 +96,7 @@ def _load_builtin() -> None:
     import importlib
 
     for mod in ("qasem", "triqua", "claims"):
-        try:
-            importlib.import_module(f"factgrain.agent.decompose.{mod}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"factgrain.agent.decompose.{mod}":
-                raise
+        importlib.import_module(f"factgrain.agent.decompose.{mod}")
 
 
 def get_decomposer(method: str, backend: Backend, **options: Any) -> Decomposer:

@@ -34,7 +34,7 @@ def expand_methods(methods: list[str] | None = None) -> list[str]:
         prefix = name[:-1]
         try:
             module = importlib.import_module(f"factgrain.agent.decompose.{prefix}")
-        except ModuleNotFoundError:
+        except ModuleNotFoundError:  # a family registered from outside this package
             continue
         variants = getattr(module, "STYLES", None) or getattr(module, "VARIANTS", None) or {}
         out += [f"{prefix}:{v}" for v in variants]

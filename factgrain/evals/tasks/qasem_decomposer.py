@@ -2,9 +2,10 @@
 
 Each response is checked end to end with the configured method (``qasem`` by default). Predicted
 QAs are compared with the gold ones in token space (the gold indices count over the whole
-response): the gold sentence tokens are located in the response text, a predicted answer covers the tokens its character span overlaps, and a predicted
-QA matches a gold QA when their predicates are the same token and the answer token sets have
-IOU >= 0.3 (the QASem parser's criterion), one to one, best overlap first.
+response): the gold sentence tokens are located in the response text, a predicted answer covers the
+tokens its character span overlaps, and a predicted QA matches a gold QA when their predicates are
+the same token and the answer token sets have IOU >= 0.3 (the QASem parser's criterion), one to
+one, best overlap first.
 
 Figures: predicate recall, QA match precision / recall / F1, QAs per sentence (predicted and gold)
 and the response-level Spearman correlation between the predicted consistency score (share of
