@@ -18,13 +18,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"factgrain {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
-        try:
-            module = importlib.import_module(f"factgrain.commands.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name == f"factgrain.commands.{name}":
-                continue  # not part of this build
-            raise
-        module.add_parser(sub)
+        importlib.import_module(f"factgrain.commands.{name}").add_parser(sub)
     return parser
 
 

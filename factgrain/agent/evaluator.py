@@ -18,7 +18,6 @@ from factgrain.agent.segment import DEFAULT_CHUNK_OVERLAP, DEFAULT_CHUNK_SIZE, s
 from factgrain.agent.verifiers.base import Verifier, build_items, verifier_class
 from factgrain.backends import usage as usage_meter
 from factgrain.backends.base import Backend
-from factgrain.backends.registry import get_backend
 from factgrain.errors import ConfigurationError, FactgrainError
 from factgrain.schemas.report import Report, UnitResult
 from factgrain.schemas.units import Component, Unit
@@ -187,10 +186,8 @@ class Evaluator:
         )
 
     async def _reflect(self, units: list[Unit], doc: Any, decomposer: Any) -> tuple[list[Unit], list[dict[str, Any]]]:
-        try:
-            from factgrain.agent.reflect import reflect_and_refine
-        except ModuleNotFoundError as exc:  # pragma: no cover - arrives with the reflection stage
-            raise ConfigurationError("reflection is not available in this build") from exc
+        from factgrain.agent.reflect import reflect_and_refine  # only loaded when reflection is asked for
+
         return await reflect_and_refine(units, doc, self.reflector_backend, rounds=self.options.reflect_rounds,
                                         method=self.options.method)
 
@@ -206,10 +203,8 @@ class Evaluator:
         budget = self.options.retrieval_budget_chars
         if len(sources) == 1 and len(text) <= budget:
             return lambda unit, comp, sentence: whole
-        try:
-            from factgrain.agent.retrieve import BM25Retriever, pack_passages, normalize_sources
-        except ModuleNotFoundError:  # retrieval not built: verify against everything
-            return lambda unit, comp, sentence: whole
+        from factgrain.agent.retrieve import BM25Retriever, normalize_sources, pack_passages
+
         passages = pack_passages(normalize_sources(sources))
         retriever = BM25Retriever(passages)
         k = self.options.retrieval_k

@@ -23,15 +23,34 @@ MARK = {"supported": "✓", "unsupported": "✗", "partial": "◐", "unscored": 
 COMPONENT_STYLE = {"failing": "bold red", "supported": "green", "unscored": "dim", "moot": "dim"}
 
 
-def highlighted_sentence(report: Report, result) -> Text:
-    sent = report.document.sentences[result.unit.sentence_index]
-    text = Text(sent.text)
-    # A fact names its failing components: mark just those, not the whole fact.
+def failing_spans(result) -> list:
+    """Where a result fails: a fact's failing components, a QA pair's answer, else its spans."""
     failing = [f.span for f in result.failures if f.span is not None]
-    for span in failing or result.unit.spans():
-        s, e = span.start - sent.start, span.end - sent.start
-        if 0 <= s <= e <= len(sent.text):
-            text.stylize("bold red underline" if result.status != "supported" else "green", s, e)
+    if failing:
+        return failing
+    main = result.unit.main_span()
+    return [main] if main is not None else result.unit.spans()
+
+
+def highlighted_sentence(report: Report, results: list) -> Text:
+    """The sentence once, with every failing span of ``results`` marked «like this» and in red
+    (the brackets keep the mark when colour is off, e.g. in a pipe)."""
+    sent = report.document.sentences[results[0].unit.sentence_index]
+    ranges = sorted((sp.start - sent.start, sp.end - sent.start) for r in results for sp in failing_spans(r))
+    merged: list[list[int]] = []
+    for s, e in ranges:
+        if not 0 <= s <= e <= len(sent.text):
+            continue
+        if merged and s <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], e)
+        else:
+            merged.append([s, e])
+    text, pos = Text(), 0
+    for s, e in merged:
+        text.append(sent.text[pos:s])
+        text.append("«" + sent.text[s:e] + "»", style="bold red underline")
+        pos = e
+    text.append(sent.text[pos:])
     return text
 
 
@@ -68,9 +87,14 @@ def render_table(report: Report) -> Group:
     bad = report.unsupported()
     if bad:
         parts.append(Text("\nWhere the text is not supported:", style="bold"))
+        by_sentence: dict[int, list] = {}
         for r in bad:
-            line = Text(f"  {r.unit.id}  ")
-            line.append_text(highlighted_sentence(report, r))
+            by_sentence.setdefault(r.unit.sentence_index, []).append(r)
+        for index, results in sorted(by_sentence.items()):
+            ids = ", ".join(r.unit.id for r in results)
+            parts.append(Text(f"  sentence {index} ({ids}):", style="dim"))
+            line = Text("    ")
+            line.append_text(highlighted_sentence(report, results))
             parts.append(line)
     if report.reflection:
         from factgrain.render.reflection import reflection_lines

@@ -1,0 +1,14 @@
+import factgrain
+from factgrain.render.table import table_text
+from tests.scripted import QAS, REF, TEXT, qa_backend
+
+
+def test_table_marks_each_failing_answer_once_per_sentence():
+    report = factgrain.check(TEXT, REF, model=qa_backend(QAS, support={"Annalong": 0.1, "A man": 0.2}),
+                             verifier="llm", span_mode="free")
+    out = table_text(report, width=200)
+    assert "«A man» fell «in the Annalong Valley» while walking." in out
+    assert out.count("fell in the Annalong") == 0  # the sentence is shown once, with both marks
+    assert "sentence 0 (s0.u0, s0.u1)" in out
+    assert "He was airlifted" not in out.split("Where the text is not supported:")[1]
+    assert "consistency 0.33 (1/3 supported)" in out
