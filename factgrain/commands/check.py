@@ -141,12 +141,12 @@ def run(args: argparse.Namespace) -> int:
         return run_cli(args)
     from factgrain.agent.evaluator import Evaluator, run_sync
     from factgrain.agent.inputs import check_text, normalize_reference
-    from factgrain.progress import spinner
+    from factgrain.progress import stages
 
     text, reference, question = read_inputs(args)
     check_text(text, max_chars=args.max_chars)  # bad input fails before any model starts
     normalize_reference(reference)
-    with spinner("checking"):
+    with stages("checking"):
         evaluator = Evaluator(args.model, **evaluator_kwargs(args))
         report = run_sync(evaluator.acheck(text, reference, question=question))
     emit(report, args.format, args.output)

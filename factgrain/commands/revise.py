@@ -49,12 +49,12 @@ def run(args: argparse.Namespace) -> int:
     from factgrain.agent.evaluator import Evaluator, run_sync
     from factgrain.agent.inputs import check_text, normalize_reference
     from factgrain.agent.revise import arevise
-    from factgrain.progress import spinner
+    from factgrain.progress import stages
 
     text, reference, question = read_inputs(args)
     check_text(text, max_chars=args.max_chars)
     normalize_reference(reference)
-    with spinner("revising"):
+    with stages("revising"):
         evaluator = Evaluator(args.model, **evaluator_kwargs(args))
         revision = run_sync(arevise(text, reference, question=question, evaluator=evaluator,
                                     reviser_model=args.reviser_model, target=args.target, max_rounds=args.max_rounds))

@@ -8,6 +8,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, ClassVar
 
 from factgrain.backends.base import Backend
+from factgrain import progress
 from factgrain.errors import ConfigurationError, FactgrainError
 from factgrain.schemas.spans import Document, Sentence
 from factgrain.schemas.units import Unit
@@ -50,6 +51,8 @@ class Decomposer(abc.ABC):
                     self.warnings.append(f"{label} {piece.index}: decomposition failed: {exc}")
                     self.failed_sentences.extend(sentences_of(piece))
                     return []
+                finally:
+                    progress.advance(f"decompose ({label}s)", len(pieces))
 
         per_piece = await asyncio.gather(*(one(p) for p in pieces))
         return [u for units in per_piece for u in units]

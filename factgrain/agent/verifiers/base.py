@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from factgrain import progress
 from factgrain.errors import ConfigurationError, FactgrainError
 from factgrain.schemas.spans import Document
 from factgrain.schemas.units import Component, Unit
@@ -87,6 +88,8 @@ class Verifier(abc.ABC):
                     # A failed call is its own status, never a verdict.
                     return UnitVerdict.unscored_because(item.unit.id, item.component.name, str(exc),
                                                         verifier=self.name)
+                finally:
+                    progress.advance("verify", len(items))
 
         return list(await asyncio.gather(*(one(i) for i in items)))
 
