@@ -99,6 +99,9 @@ def prefix_slot(messages: list[dict[str, str]], n_slots: int, chars: int = PREFI
     return int.from_bytes(hashlib.blake2b(head.encode("utf-8"), digest_size=4).digest(), "big") % n_slots
 
 
+_NOT_STARTED = "http://127.0.0.1:1/not-started/v1"
+
+
 class EmbeddedBackend(LlamaCppBackend):
     """In-process llama.cpp. ``model`` is ``smollm2-135m`` (bundled) or a path to a GGUF file."""
 
@@ -122,16 +125,49 @@ class EmbeddedBackend(LlamaCppBackend):
         # llama.cpp threads spin; with every core taken, one busy neighbour process slows it tenfold.
         threads = threads or int(os.environ.get("FACTGRAIN_EMBEDDED_THREADS", "0")) or max(1, (os.cpu_count() or 2) - 1)
         self.model_path = path
-        base = _start_server(path, n_ctx, n_parallel, threads)
+        self._server_args = (path, n_ctx, n_parallel, threads)
+        self._server_url: str | None = None
         kwargs.pop("base_url", None)
         kwargs.setdefault("max_connections", n_parallel)
-        super().__init__(model or DEFAULT_MODEL_NAME, base_url=base + "/v1", api_key="embedded", **kwargs)
-        self.server_url = base
+        # The server starts on the first request (or when its URL is asked for), not here: a check
+        # whose verifier needs no LLM never pays for it. The client gets its real URL then.
+        super().__init__(model or DEFAULT_MODEL_NAME, base_url=_NOT_STARTED, api_key="embedded", **kwargs)
         self.n_slots = n_parallel
         self.threads = threads
         if route_slots is None:
             route_slots = os.environ.get("FACTGRAIN_EMBEDDED_ROUTING", "1") != "0"
         self.route_slots = route_slots
+        self._constructed = True
+
+    @property
+    def server_url(self) -> str:
+        """The running server's address (starting it if it is not running yet)."""
+        if self._server_url is None:
+            self._server_url = _start_server(*self._server_args)
+            self._client.base_url = self._server_url + "/v1"
+        return self._server_url
+
+    @property
+    def base_url(self) -> str:  # type: ignore[override]
+        if not self.__dict__.get("_constructed"):
+            return _NOT_STARTED  # read by the parent constructor: nothing may start yet
+        return self.server_url + "/v1"
+
+    @base_url.setter
+    def base_url(self, value: str | None) -> None:
+        """The parent constructor assigns the placeholder; the real URL comes from the server."""
+
+    def __repr__(self) -> str:
+        where = self._server_url or "not started"
+        return f"{type(self).__name__}(model={self.model!r}, server={where!r})"
+
+    async def chat(self, messages, **kwargs):  # type: ignore[no-untyped-def]
+        self.server_url  # noqa: B018 - start on first use
+        return await super().chat(messages, **kwargs)
+
+    async def structured(self, messages, response_model, **kwargs):  # type: ignore[no-untyped-def]
+        self.server_url  # noqa: B018 - start on first use
+        return await super().structured(messages, response_model, **kwargs)
 
     def request_extras(self, messages: list[dict[str, str]]) -> dict[str, Any]:
         extra = super().request_extras(messages)
