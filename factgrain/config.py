@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 
 from factgrain.errors import ConfigurationError
 
@@ -175,7 +175,11 @@ def load_config(*, cwd: str | Path | None = None, env: Mapping[str, str] | None 
     check_values.update({k: v for k, v in (check or {}).items() if v is not None})
     if values.get("verifier") is not None:
         check_values["verifier"] = values["verifier"]
-    return FactgrainConfig(**values, check=check_values, file=str(path) if path else None, sources=sources)
+    try:
+        return FactgrainConfig(**values, check=check_values, file=str(path) if path else None, sources=sources)
+    except ValidationError as exc:  # e.g. a base URL that is not a string: one line, exit 3
+        bad = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']} (got {e.get('input')!r})" for e in exc.errors())
+        raise ConfigurationError(f"invalid configuration: {bad}") from None
 
 
 __all__ = ["FactgrainConfig", "load_config", "find_config_file", "ROLES"]

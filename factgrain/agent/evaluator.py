@@ -8,9 +8,10 @@ import time
 from collections.abc import AsyncIterator, Callable, Iterable
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from factgrain.agent import aggregate as agg
+from factgrain.agent import failures as failed_calls
 from factgrain.agent.attribute import classify_errors
 from factgrain.agent.decompose.base import get_decomposer
 from factgrain.agent.inputs import DEFAULT_MAX_CHARS, check_text, joined_reference, normalize_reference
@@ -18,7 +19,7 @@ from factgrain.agent.segment import DEFAULT_CHUNK_OVERLAP, DEFAULT_CHUNK_SIZE, s
 from factgrain.agent.verifiers.base import Verifier, build_items, verifier_class
 from factgrain.backends import usage as usage_meter
 from factgrain.backends.base import Backend
-from factgrain.errors import ConfigurationError, FactgrainError
+from factgrain.errors import BackendError, ConfigurationError, FactgrainError
 from factgrain.schemas.report import Report, UnitResult
 from factgrain.schemas.units import Component, Unit
 from factgrain.schemas.verdicts import Evidence, UnitVerdict
@@ -46,6 +47,46 @@ class CheckOptions(BaseModel):
                                  "extrinsic errors without a verifier call (verifier 'coverage')")
     cache: bool = Field(default=False, description="answer repeated LLM calls from the disk cache")
     cache_dir: str | None = Field(default=None, description="cache directory; None = FACTGRAIN_CACHE_DIR or ~/.cache/factgrain")
+
+
+def _allowed(name: str) -> str:
+    """A field's bounds as a reader writes them, e.g. '0 <= threshold <= 1'."""
+    field = CheckOptions.model_fields.get(name)
+    if field is None:
+        return ""
+    low = high = ""
+    for bound in field.metadata:
+        for attr, sign in (("ge", "<="), ("gt", "<")):
+            if getattr(bound, attr, None) is not None:
+                low = f"{getattr(bound, attr):g} {sign} "
+        for attr, sign in (("le", "<="), ("lt", "<")):
+            if getattr(bound, attr, None) is not None:
+                high = f" {sign} {getattr(bound, attr):g}"
+    return f"{low}{name}{high}" if low or high else ""
+
+
+def option_error(exc: ValidationError, model: type[BaseModel] = None) -> ConfigurationError:  # type: ignore[assignment]
+    """One line naming each bad option, its value and what is allowed (CLI flag and keyword)."""
+    parts = []
+    for err in exc.errors():
+        name = str(err["loc"][0]) if err["loc"] else "?"
+        flag = "--" + name.replace("_", "-")
+        if err["type"] == "extra_forbidden":
+            parts.append(f"unknown option {name!r}")
+            continue
+        allowed = _allowed(name) if model in (None, CheckOptions) else ""
+        rule = allowed or err["msg"][0].lower() + err["msg"][1:]
+        parts.append(f"{flag} / {name}= got {err.get('input')!r}; allowed: {rule}")
+    return ConfigurationError("invalid option: " + "; ".join(parts))
+
+
+def check_options(values: dict[str, Any]) -> "CheckOptions":
+    """:class:`CheckOptions` from ``values``; a bad value is a ConfigurationError (exit 3), not a
+    Pydantic traceback."""
+    try:
+        return CheckOptions(**values)
+    except ValidationError as exc:
+        raise option_error(exc) from None
 
 
 def default_verifier_name(backend: Backend) -> str:
@@ -107,7 +148,7 @@ class Evaluator:
 
         self.config = load_config(model=model, base_url=base_url, api_key=api_key, decomposer_model=decomposer_model,
                                   verifier_model=verifier_model, reflector_model=reflector_model, check=options)
-        self.options = CheckOptions(**self.config.check)
+        self.options = check_options(self.config.check)
         roles = self.config.backends()
         self.backend, self.decomposer_backend, verifier_backend = roles["main"], roles["decomposer"], roles["verifier"]
         reflector_backend = roles["reflector"]
@@ -138,18 +179,21 @@ class Evaluator:
     async def acheck(self, text: str, reference: Any, *, question: str | None = None, id: str | None = None) -> Report:
         opts = self.options
         check_text(text, max_chars=opts.max_chars)
-        sources = normalize_reference(reference)
+        warnings: list[str] = []
+        sources = normalize_reference(reference, warnings=warnings)
+        if warnings:  # control characters were dropped: report the reference the evidence indexes
+            reference = sources[0]["text"] if isinstance(reference, str) else sources
         if question is not None and not isinstance(question, str):
             raise ConfigurationError("question must be a string")
         timings: dict[str, float] = {}
-        warnings: list[str] = []
-        with usage_meter.metering() as usage:
+        with usage_meter.metering() as usage, failed_calls.collecting() as failures:
             t0 = time.perf_counter()
             doc = segment(text, question=question or None, chunk_size=opts.chunk_size, chunk_overlap=opts.chunk_overlap)
             decomposer = get_decomposer(opts.method, self.decomposer_backend, **self.decomposer_options)
             t1 = time.perf_counter()
             units = await decomposer.decompose(doc)
             warnings += decomposer.warnings
+            _raise_if_all_failed("decompose", failures, doc, expected=len(doc.sentences), got=len(units))
             timings["decompose_s"] = time.perf_counter() - t1
             reflection: list[dict[str, Any]] = []
             if opts.reflect and opts.reflect_rounds > 0:
@@ -165,6 +209,9 @@ class Evaluator:
 
                 items, decided = split_uncovered(items, joined_reference(sources))
             verdicts = decided + await self.verifier.verify_items(items)
+            _raise_if_all_failed("verify", failures, doc, expected=len(items) + len(decided),
+                                 got=len(items) + len(decided) - len([f for f in failures if f.stage == "verify"]))
+            warnings += _verification_warnings(failures, doc)
             if any(v.hard_answer_only for v in verdicts):
                 warnings.append("the verifier's backend returned no logprobs: probabilities are hard Yes/No answers (0 or 1)")
             timings["verify_s"] = time.perf_counter() - t3
@@ -245,6 +292,39 @@ class Evaluator:
         tasks = [asyncio.ensure_future(one(i, it)) for i, it in enumerate(items)]
         for fut in asyncio.as_completed(tasks):
             yield await fut
+
+
+def _sentence_text(doc: Any, index: int) -> str:
+    return doc.sentences[index].text if 0 <= index < len(doc.sentences) else ""
+
+
+def _raise_if_all_failed(stage: str, failures: list[failed_calls.Failure], doc: Any, *, expected: int, got: int) -> None:
+    """A check in which every call of a stage failed has nothing to report: raise the failure
+    (BackendError, exit 4, for an endpoint that failed) with the server's own message, instead of
+    returning an empty report. A partial failure is left to warnings."""
+    mine = [f for f in failures if f.stage == stage]
+    if not mine or expected == 0 or got > 0:
+        return
+    first = mine[0]
+    where = f"sentence {first.sentences[0]} ({failed_calls.quote(_sentence_text(doc, first.sentences[0]))})" \
+        if first.sentences else "the text"
+    what = "decomposition" if stage == "decompose" else "verification"
+    message = f"every {what} call failed ({len(mine)} of {len(mine)}); {where}: {first.error}"
+    if isinstance(first.error, BackendError):
+        raise BackendError(message) from first.error
+    first.error.args = (message,)  # same class and exit code, with the sentence named
+    raise first.error
+
+
+def _verification_warnings(failures: list[failed_calls.Failure], doc: Any) -> list[str]:
+    """One warning per sentence whose verification calls failed, naming it and the error."""
+    by_sentence: dict[int, list[FactgrainError]] = {}
+    for f in failures:
+        if f.stage == "verify":
+            by_sentence.setdefault(f.sentences[0] if f.sentences else -1, []).append(f.error)
+    return [f"sentence {i}: verification failed for {len(errors)} component(s) "
+            f"({failed_calls.quote(_sentence_text(doc, i))}), left unscored: {errors[0]}"
+            for i, errors in sorted(by_sentence.items())]
 
 
 def run_sync(coro: Any) -> Any:

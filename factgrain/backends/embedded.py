@@ -139,6 +139,11 @@ class EmbeddedBackend(LlamaCppBackend):
         self.route_slots = route_slots
         self._constructed = True
 
+    def known_context_length(self) -> int | None:
+        # llama.cpp splits n_ctx evenly across its slots; one request gets one slot's share.
+        path, n_ctx, n_parallel, threads = self._server_args
+        return n_ctx // max(1, n_parallel)
+
     @property
     def server_url(self) -> str:
         """The running server's address (starting it if it is not running yet)."""

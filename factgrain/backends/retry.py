@@ -89,12 +89,43 @@ class RetryPolicy:
         )
 
 
-def describe_failure(exc: BaseException, attempts: int) -> BackendError:
-    """A BackendError whose text never carries request headers (and so never an API key)."""
+def server_message(exc: BaseException) -> str | None:
+    """The explanation a server put in its error body (vLLM: ``{"object": "error", "message": ...}``;
+    OpenAI: ``{"error": {"message": ...}}``), on one line, secrets masked; None when it sent none."""
+    body = getattr(exc, "body", None)  # the openai client keeps body["error"] when there is one
+    if isinstance(body, dict):
+        inner = body.get("error") if isinstance(body.get("error"), dict) else body
+        text = inner.get("message") or inner.get("detail") or inner.get("msg")
+        if isinstance(text, list):  # FastAPI validation errors: a list of {"msg": ...}
+            text = "; ".join(str(t.get("msg", t)) if isinstance(t, dict) else str(t) for t in text)
+    elif isinstance(body, str):
+        text = body
+    else:
+        text = None
+    if not text:
+        return None
+    return _mask(" ".join(str(text).split()))[:500]
+
+
+def describe_failure(exc: BaseException, attempts: int, endpoint: str | None = None) -> BackendError:
+    """A BackendError carrying the server's own explanation (its error body's message), never
+    request headers (and so never an API key): ``endpoint URL failed after N attempt(s): HTTP 404:
+    The model `x` does not exist.``"""
     status = getattr(exc, "status_code", None)
-    kind = "malformed response body (not JSON)" if isinstance(exc, json.JSONDecodeError) else type(exc).__name__
-    detail = f"HTTP {status}" if status else kind
-    return BackendError(f"endpoint failed after {attempts} attempt(s): {detail}")
+    if isinstance(exc, json.JSONDecodeError):
+        detail = "malformed response body (not JSON)"
+    elif status:
+        detail = f"HTTP {status}"
+    else:
+        detail = type(exc).__name__
+        cause = exc.__cause__ or exc.__context__
+        if isinstance(exc, openai.APIConnectionError) and cause is not None and str(cause):
+            detail += f" ({_mask(str(cause))[:200]})"  # e.g. "[Errno 111] Connection refused"
+    message = server_message(exc)
+    if message:
+        detail += f": {message}"
+    where = f"endpoint {endpoint}" if endpoint else "endpoint"
+    return BackendError(f"{where} failed after {attempts} attempt(s): {detail}")
 
 
 # -- keeping keys out of logs -------------------------------------------------------------------
@@ -116,6 +147,12 @@ class _RedactSecrets(logging.Filter):
 
 
 _FILTER = _RedactSecrets()
+
+
+def _mask(text: str) -> str:
+    for secret in _SECRETS:
+        text = text.replace(secret, "***")
+    return text
 
 
 def redact_in_logs(secret: str) -> None:

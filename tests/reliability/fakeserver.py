@@ -27,6 +27,8 @@ SECRET_KEY = "sk-test-9f8e7d6c5b4a-DO-NOT-LEAK"
 # Every fault kind the suite replays. Transport faults are retried by the RetryPolicy; the others
 # reach the parser (instructor re-asks, or the verifier's own checks).
 TRANSPORT_FAULTS = ("429", "429-retry-after", "500", "502", "503", "reset", "connect", "timeout")
+# Refusals that no retry changes, with vLLM's error body: the message must reach the user.
+REFUSALS = ("400", "404")
 CONTENT_FAULTS = ("malformed", "schema", "truncated", "nologprobs", "nochoices", "garbage")
 ALL_FAULTS = TRANSPORT_FAULTS + CONTENT_FAULTS
 
@@ -64,8 +66,10 @@ class Call:
 
 class FakeEndpoint:
     def __init__(self, qas_by_sentence: dict[str, list[dict]], *, support: dict[str, float] | None = None,
-                 default_p: float = 0.9, faults: FaultPlan | None = None):
+                 default_p: float = 0.9, faults: FaultPlan | None = None, max_model_len: int | None = None):
         self.qas = qas_by_sentence
+        self.max_model_len = max_model_len
+        self.gets: list[str] = []
         self.support = support or {}
         self.default_p = default_p
         self.faults = faults or (lambda n, kind, body: None)
@@ -78,6 +82,14 @@ class FakeEndpoint:
         return next((p for key, p in self.support.items() if key in statement), self.default_p)
 
     def __call__(self, request: httpx.Request) -> httpx.Response:
+        if request.method == "GET":  # model listing (context discovery), not a completion
+            self.gets.append(request.url.path)
+            if request.url.path.endswith("/models"):
+                entry = {"id": "fake-model", "object": "model"}
+                if self.max_model_len:
+                    entry["max_model_len"] = self.max_model_len
+                return httpx.Response(200, json={"object": "list", "data": [entry]})
+            return httpx.Response(404, json={"object": "error", "message": "Not Found", "code": 404})
         body = json.loads(request.content)
         kind = "structured" if "response_format" in body else "chat"
         fault = self.faults(len(self.calls), kind, body)
@@ -100,6 +112,12 @@ class FakeEndpoint:
             return httpx.Response(429, json=err, headers={"retry-after": "7"})
         if fault in ("500", "502", "503"):
             return httpx.Response(int(fault), json=err)
+        if fault == "400":
+            return httpx.Response(400, json={"object": "error", "message": "injected: this request was refused",
+                                             "type": "BadRequestError", "param": None, "code": 400})
+        if fault == "404":
+            return httpx.Response(404, json={"object": "error", "message": "The model `fake-model` does not exist.",
+                                             "type": "NotFoundError", "param": None, "code": 404})
         if fault == "reset":
             raise httpx.ReadError("[Errno 104] Connection reset by peer", request=request)
         if fault == "connect":

@@ -48,8 +48,12 @@ class Decomposer(abc.ABC):
                     return await work(piece)
                 except FactgrainError as exc:
                     # One bad piece must not lose the others: record its sentences and go on.
-                    self.warnings.append(f"{label} {piece.index}: decomposition failed: {exc}")
+                    from factgrain.agent import failures
+
+                    self.warnings.append(f"{label} {piece.index}: decomposition failed "
+                                         f"({failures.quote(getattr(piece, 'text', ''))}): {exc}")
                     self.failed_sentences.extend(sentences_of(piece))
+                    failures.record("decompose", sentences_of(piece), exc)
                     return []
                 finally:
                     progress.advance(f"decompose ({label}s)", len(pieces))

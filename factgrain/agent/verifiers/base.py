@@ -86,6 +86,9 @@ class Verifier(abc.ABC):
                     return await self.verify_item(item)
                 except FactgrainError as exc:
                     # A failed call is its own status, never a verdict.
+                    from factgrain.agent import failures
+
+                    failures.record("verify", [item.unit.sentence_index], exc)
                     return UnitVerdict.unscored_because(item.unit.id, item.component.name, str(exc),
                                                         verifier=self.name)
                 finally:
