@@ -29,7 +29,8 @@ async def acheck(text: str, reference: Any, *, question: str | None = None, mode
     """
     from factgrain.agent.evaluator import Evaluator
 
-    return await Evaluator(model, **options).acheck(text, reference, question=question)
+    async with Evaluator(model, **options) as evaluator:  # clients closed in this event loop
+        return await evaluator.acheck(text, reference, question=question)
 
 
 def check(text: str, reference: Any, *, question: str | None = None, model: Any = None, **options: Any):
@@ -47,10 +48,10 @@ def check_many(items: list[dict[str, Any]], *, model: Any = None, concurrency: i
     from factgrain.agent.evaluator import Evaluator, run_sync
 
     async def go() -> list[Any]:
-        ev = Evaluator(model, **options)
         out: list[Any] = [None] * len(items)
-        async for i, result in ev.acheck_stream(items, concurrency=concurrency):
-            out[i] = result
+        async with Evaluator(model, **options) as ev:
+            async for i, result in ev.acheck_stream(items, concurrency=concurrency):
+                out[i] = result
         return out
 
     return run_sync(go())

@@ -1,8 +1,13 @@
 """Aggregation: small pure functions, each defined on empty input.
 
 * ``consistency`` (QASemConsistency): supported units / scored units; ``None`` with no scored unit.
-* ``mean`` / ``minimum`` / ``harmonic_mean`` of unit probabilities (Decomposition Dilemmas); the
-  harmonic mean with a 0.5 threshold gives the final Supported / Unsupported label.
+* ``mean`` / ``minimum`` / ``harmonic_mean`` of unit probabilities (Decomposition Dilemmas).
+* ``label`` (the final verdict): "supported" exactly when every scored unit is supported, so it
+  can never contradict the unit verdicts the report lists (a mean of probabilities can: 0.9, 0.9
+  and 0.4 have a harmonic mean of 0.6, "supported" at 0.5, beside a unit listed as unsupported).
+  It equals the ``min`` aggregate against the threshold when every unit is a single component.
+* ``harmonic_label``: the paper's rule, the harmonic mean against the threshold, kept under its own
+  name (the dilemmas benchmarks score with the harmonic mean itself).
 * ``triqua_score``: relation-level precision with partial credit, see :func:`fact_credit`.
 """
 
@@ -101,6 +106,9 @@ def unit_probability(result: UnitResult) -> float | None:
 
 
 def score(results: Sequence[UnitResult], *, threshold: float = 0.5, aggregate: str = "harmonic") -> Scores:
+    """Counts, consistency, every aggregate, ``label`` and ``harmonic_label`` (see the module notes).
+    ``aggregate`` names the headline score callers read from ``Scores.aggregate`` (the eval tasks'
+    text-level probability); it no longer decides the label."""
     n = len(results)
     if n == 0:
         return Scores(status="no_units")
@@ -121,7 +129,9 @@ def score(results: Sequence[UnitResult], *, threshold: float = 0.5, aggregate: s
     out.triqua = triqua_score(results)
     probs = [p for r in scored if (p := unit_probability(r)) is not None]
     out.aggregate = {name: fn(probs) for name, fn in AGGREGATORS.items()}
-    chosen = out.aggregate.get(aggregate)
-    if chosen is not None:
-        out.label = "supported" if chosen >= threshold else "unsupported"
+    # The verdict follows the listed units: one unsupported (or partial) unit makes the text unsupported.
+    out.label = "supported" if supported == len(scored) else "unsupported"
+    harmonic = out.aggregate.get("harmonic")
+    if harmonic is not None:
+        out.harmonic_label = "supported" if harmonic >= threshold else "unsupported"
     return out

@@ -150,6 +150,10 @@ class Evaluator:
                                   verifier_model=verifier_model, reflector_model=reflector_model, check=options)
         self.options = check_options(self.config.check)
         roles = self.config.backends()
+        # Backends built here from model strings are this Evaluator's to close; ones passed in stay open.
+        passed = {id(m) for m in (model, decomposer_model, verifier_model, reflector_model)
+                  if m is not None and not isinstance(m, str)}
+        self._owned = list({id(b): b for b in roles.values() if id(b) not in passed}.values())
         self.backend, self.decomposer_backend, verifier_backend = roles["main"], roles["decomposer"], roles["verifier"]
         reflector_backend = roles["reflector"]
         if self.options.cache:
@@ -174,6 +178,19 @@ class Evaluator:
             vopts.setdefault("nli_model", nli_model)
         self.verifier: Verifier = cls(verifier_backend, **vopts) if vname in ("llm", "fused") else cls(**vopts)
         self.verifier_name = vname
+
+    async def aclose(self) -> None:
+        """Close the HTTP clients of the backends this Evaluator built, inside the running event
+        loop: a client left to the garbage collector closes its sockets on a loop that has
+        already ended ("Task exception was never retrieved ... Event loop is closed")."""
+        for backend in self._owned:
+            await backend.aclose()
+
+    async def __aenter__(self) -> "Evaluator":
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        await self.aclose()
 
     # -- one text -----------------------------------------------------------------------------
     async def acheck(self, text: str, reference: Any, *, question: str | None = None, id: str | None = None) -> Report:

@@ -279,8 +279,9 @@ class OpenAICompatBackend(Backend):
                         )
                     except InstructorRetryException as exc:
                         # instructor wraps transport faults too; hand those back to our retry policy.
-                        if isinstance(exc.__cause__, openai.OpenAIError):
-                            raise exc.__cause__ from None
+                        cause = exc.__cause__
+                        if isinstance(cause, openai.OpenAIError):
+                            raise cause from cause.__cause__  # keep what it says (e.g. connection refused)
                         raise
                     except IncompleteOutputException as exc:
                         # The reply hit max_tokens: one more try with twice the budget (as far as the

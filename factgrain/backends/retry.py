@@ -118,7 +118,7 @@ def describe_failure(exc: BaseException, attempts: int, endpoint: str | None = N
         detail = f"HTTP {status}"
     else:
         detail = type(exc).__name__
-        cause = exc.__cause__ or exc.__context__
+        cause = exc.__cause__
         if isinstance(exc, openai.APIConnectionError) and cause is not None and str(cause):
             detail += f" ({_mask(str(cause))[:200]})"  # e.g. "[Errno 111] Connection refused"
     message = server_message(exc)

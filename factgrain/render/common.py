@@ -97,5 +97,7 @@ def score_line(report: Report) -> str:
         line += f" · TriQuaScore {s.triqua:.2f}"
     h = s.aggregate.get("harmonic")
     if h is not None:
-        line += f" · harmonic mean {h:.2f} → {s.label}"
+        line += f" · harmonic mean {h:.2f}"
+    if s.label:
+        line += f" → {s.label}"
     return line

@@ -40,7 +40,10 @@ class Scores(BaseModel):
     failed_sentences: int = Field(default=0, description="sentences whose decomposition failed (no units, see warnings)")
     triqua: float | None = None
     aggregate: dict[str, float | None] = Field(default_factory=dict)
-    label: str | None = Field(default=None, description="'supported' / 'unsupported' from the aggregate")
+    label: str | None = Field(default=None, description="'supported' when every scored unit is supported, else "
+                              "'unsupported' (never contradicts the unit verdicts); None with no scored unit")
+    harmonic_label: str | None = Field(default=None, description="the paper's label: the harmonic mean of unit "
+                                       "probabilities against the threshold (can disagree with the unit verdicts)")
 
 
 class Failure(BaseModel):
