@@ -63,7 +63,7 @@ def test_probe_against_a_live_llamacpp_endpoint(embedded_backend, capsys):
     info = json.loads(capsys.readouterr().out)
     assert code == 0
     row = info["rows"][0]
-    assert row["reachable"].startswith("yes") and row["logprobs"].startswith("yes (probe reply")
+    assert row["reachable"].startswith("yes") and row["logprobs"].startswith("yes, 20 top logprobs asked (probe reply")
     assert not info["warnings"]
 
 

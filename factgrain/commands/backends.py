@@ -22,8 +22,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     add_model_args(p)
     p.add_argument("--timeout", type=float, default=2.0, help="seconds to wait for each endpoint (default 2)")
     p.add_argument("--probe", action="store_true",
-                   help="send each backend a one-token request to see whether logprobs come back "
-                        "(starts the embedded model if it is configured)")
+                   help="send each distinct backend one request shaped like a verification (20 top logprobs, "
+                        "Yes/No constraint) to see whether logprobs come back (starts the embedded model if it "
+                        "is configured)")
     p.add_argument("--format", choices=["text", "json"], default="text")
     p.set_defaults(func=run)
 
@@ -68,7 +69,9 @@ def logprobs_note(provider: str, url: str | None, spec: Any) -> tuple[str, bool 
     return "unknown", None
 
 
-def reachable(provider: str, url: str | None, key: str | None, timeout: float) -> tuple[str, bool | None]:
+def reachable(provider: str, url: str | None, key: str | None, timeout: float,
+              model: str | None = None) -> tuple[str, bool | None]:
+    """Whether the endpoint answers ``GET /models`` and, when it lists models, serves ``model``."""
     if provider == "embedded":
         from factgrain.backends.embedded import bundled_model_path
 
@@ -85,24 +88,53 @@ def reachable(provider: str, url: str | None, key: str | None, timeout: float) -
     try:
         r = httpx.get(url.rstrip("/") + "/models", headers=headers, timeout=timeout)
     except httpx.HTTPError as exc:
-        return f"no: {type(exc).__name__}", False
+        return f"no: {type(exc).__name__} ({exc})", False
     ms = (time.perf_counter() - t0) * 1000
     if r.status_code in (401, 403):
         return f"reachable, but the key was refused (HTTP {r.status_code})", False
     if r.status_code >= 400:
         return f"answers, but GET /models gave HTTP {r.status_code}", True
+    served = _served_models(r)
+    if model and served and model not in served:
+        listed = ", ".join(served[:5]) + (" ..." if len(served) > 5 else "")
+        return f"reachable, but model {model!r} is not served there (served: {listed})", False
     return f"yes ({ms:.0f} ms)", True
 
 
+def _served_models(response: Any) -> list[str]:
+    try:
+        return [str(m["id"]) for m in response.json().get("data", []) if isinstance(m, dict) and "id" in m]
+    except (ValueError, AttributeError, TypeError):
+        return []
+
+
 async def _probe(backend: Any) -> tuple[str, bool | None]:
+    """One request shaped like a verification: as many top logprobs as the LLM verifier asks for
+    and the Yes/No constraint, so a server that would refuse verification refuses the probe."""
+    from factgrain.agent.verifiers.llm import TOP_LOGPROBS
+
     try:
         result = await backend.chat([{"role": "user", "content": "Is water wet? Answer Yes or No."}],
-                                    max_tokens=1, top_logprobs=5)
+                                    max_tokens=1, top_logprobs=TOP_LOGPROBS, choices=["Yes", "No"])
     except FactgrainError as exc:
-        return f"probe failed: {exc}", None
+        return f"probe failed: {exc}", False
+    finally:
+        await backend.aclose()
     if result.top_logprobs:
-        return f"yes (probe reply {result.text!r})", True
+        return f"yes, {TOP_LOGPROBS} top logprobs asked (probe reply {result.text!r})", True
     return f"no: the probe reply {result.text!r} came without logprobs", False
+
+
+def _probe_backend(spec: Any, url: str | None, key: str | None, timeout: float) -> Any:
+    """A backend for one probe: one attempt and a short timeout (the embedded model's first reply
+    includes loading it, so it gets longer)."""
+    from factgrain.backends.registry import get_backend, split_model
+    from factgrain.backends.retry import RetryPolicy
+
+    if isinstance(spec, str) and split_model(spec)[0] in ("openai", "vllm", "llamacpp", "embedded"):
+        wait = max(timeout, 60.0) if split_model(spec)[0] == "embedded" else timeout
+        return get_backend(spec, base_url=url, api_key=key, retry=RetryPolicy(attempts=1), timeout=wait)
+    return get_backend(spec, base_url=url, api_key=key)
 
 
 def describe(args: argparse.Namespace) -> dict[str, Any]:
@@ -115,27 +147,44 @@ def describe(args: argparse.Namespace) -> dict[str, Any]:
                       decomposer_model=args.decomposer_model, reflector_model=getattr(args, "reflector_model", None),
                       verifier_model=getattr(args, "verifier_model", None), verifier=args.verifier, check=kw)
     key = cfg.api_key.get_secret_value() if cfg.api_key else None
-    built = cfg.backends() if args.probe else {}
     rows, warnings = [], []
+    # Roles that share a model and endpoint are checked (and probed) once.
+    checked: dict[tuple, tuple[str, bool | None]] = {}
+    probed: dict[tuple, tuple[str, bool | None]] = {}
     for role in ROLES:
         spec, url, source = cfg.role(role)
         provider, endpoint = endpoint_of(spec, url)
-        reach, ok = reachable(provider, endpoint, key, args.timeout)
+        model = spec.split("/", 1)[1] if isinstance(spec, str) and "/" in spec else None
+        ident = (spec if isinstance(spec, str) else id(spec), endpoint)
+        if ident not in checked:
+            # llama.cpp answers under any model name; vLLM and hosted APIs refuse one they do not serve.
+            named = model if provider in ("vllm", "openai") else None
+            checked[ident] = reachable(provider, endpoint, key, args.timeout, named)
+        reach, ok = checked[ident]
         lp_note, lp = logprobs_note(provider, endpoint, spec)
         if args.probe:
-            lp_note, lp = run_sync(_probe(built[role]))
+            if ok is False:
+                probed.setdefault(ident, ("not probed: the endpoint check failed", None))
+            elif ident not in probed:
+                probed[ident] = run_sync(_probe(_probe_backend(spec, url, key, args.timeout)))
+            lp_note, lp = probed[ident]
         rows.append({"role": ROLE_NAMES[role], "model": spec if isinstance(spec, str) else repr(spec),
                      "endpoint": endpoint or "-", "from": source or "-", "reachable": reach, "reachable_ok": ok,
-                     "logprobs": lp_note, "logprobs_ok": lp})
+                     "logprobs": lp_note, "logprobs_ok": lp, "probe_failed": lp_note.startswith("probe failed")})
     verifier_kind = cfg.check.get("verifier")
     v = rows[-1]
-    if verifier_kind in (None, "llm", "fused") and v["logprobs_ok"] is False:
+    if verifier_kind in (None, "llm", "fused") and v["logprobs_ok"] is False and not v["probe_failed"]:
         warnings.append(f"the verification backend {v['model']} cannot return logprobs: the LLM verifier falls back "
                         "to hard Yes/No answers (probability 0 or 1, marked hard_answer_only). Use a server that "
                         "returns logprobs (vLLM, llama.cpp) or --verifier lexical / nli.")
+    problems: dict[tuple[str, str, str], list[str]] = {}  # one warning per endpoint, naming its roles
     for r in rows:
         if r["reachable_ok"] is False:
-            warnings.append(f"{r['role']} backend {r['model']} at {r['endpoint']}: {r['reachable']}")
+            problems.setdefault((r["model"], r["endpoint"], r["reachable"]), []).append(r["role"])
+        elif r["probe_failed"]:
+            problems.setdefault((r["model"], r["endpoint"], r["logprobs"]), []).append(r["role"])
+    for (model, endpoint, what), roles in problems.items():
+        warnings.append(f"{', '.join(roles)} backend {model} at {endpoint}: {what}")
     return {"file": cfg.file, "rows": rows, "warnings": warnings,
             "api_key": cfg.sources.get("api_key", "not set") if key else "not set"}
 
@@ -153,4 +202,4 @@ def run(args: argparse.Namespace) -> int:
             print("  ".join(str(r[c]).ljust(widths[c]) for c in cols).rstrip())
         for w in info["warnings"]:
             print(f"warning: {w}", file=sys.stderr)
-    return 1 if any(r["reachable_ok"] is False for r in info["rows"]) else 0
+    return 1 if any(r["reachable_ok"] is False or r["probe_failed"] for r in info["rows"]) else 0
