@@ -56,6 +56,14 @@ def task_options(args: argparse.Namespace) -> dict:
     return {}
 
 
+def _matplotlib_available() -> bool:
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
 def run(args: argparse.Namespace) -> int:
     from factgrain.errors import ConfigurationError
     from factgrain.evals.runner import run_eval
@@ -63,6 +71,12 @@ def run(args: argparse.Namespace) -> int:
 
     if args.engine == "ray" and not args.endpoints:
         raise ConfigurationError("--engine ray needs --endpoints URL1,URL2 (OpenAI-compatible base URLs)")
+    make_plots = not args.no_plots
+    if make_plots and not _matplotlib_available():
+        # Everything else is computed and written; only the pictures need the optional extra.
+        print("factgrain: warning: matplotlib is not installed, plots skipped "
+              "(pip install 'factgrain[plots]' to draw them)", file=sys.stderr)
+        make_plots = False
     options: dict = {}
     if args.threshold != 0.5:
         options["threshold"] = args.threshold
@@ -72,6 +86,10 @@ def run(args: argparse.Namespace) -> int:
         options["nli_model"] = args.nli_model
     if getattr(args, "skip_uncovered", False):
         options["skip_uncovered"] = True
+    from factgrain.agent.evaluator import CheckOptions, check_options
+
+    # A bad value fails here, once, before any row runs (not as one error record per row).
+    check_options({k: v for k, v in options.items() if k in CheckOptions.model_fields})
     settings = EvalSettings(model=args.model, base_url=args.base_url, api_key=args.api_key,
                             decomposer_model=args.decomposer_model, verifier_model=args.verifier_model,
                             reflector_model=args.reflector_model, verifier=args.verifier,
@@ -82,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
         out=args.out or f"factgrain-eval/{args.task}-{args.split}", settings=settings,
         task_options=task_options(args), engine=args.engine,
         endpoints=[u.strip() for u in (args.endpoints or "").split(",") if u.strip()],
-        concurrency=args.concurrency, retry_errors=args.retry_errors, make_plots=not args.no_plots,
+        concurrency=args.concurrency, retry_errors=args.retry_errors, make_plots=make_plots,
     )
     sys.stdout.write(result.markdown)
     per100 = result.seconds_per_100_units
