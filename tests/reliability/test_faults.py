@@ -16,6 +16,7 @@ import pytest
 from factgrain.backends.retry import RetryPolicy, _retry_after
 
 from factgrain.agent.evaluator import Evaluator
+from factgrain.errors import BackendError, FactgrainError, StructuredOutputError
 from factgrain.schemas.verdicts import VerdictStatus
 from tests.reliability.fakeserver import (
     ALL_FAULTS,
@@ -51,12 +52,26 @@ async def run(faults, *, attempts: int = ATTEMPTS):
     return report, endpoint
 
 
+async def run_or_error(faults, *, attempts: int = ATTEMPTS):
+    """A report, or the error of a check in which every call of a stage failed (issue 14: such a
+    check has nothing to report and raises instead of returning an empty report)."""
+    try:
+        return await run(faults, attempts=attempts)
+    except FactgrainError as exc:
+        return exc, None
+
+
 def assert_honest(report, endpoint) -> None:
     """The invariants every faulty run must keep."""
+    if isinstance(report, FactgrainError):  # every call of one stage failed: an error, exit 4
+        assert str(report).startswith(("every decomposition call failed", "every verification call failed"))
+        assert report.exit_code == 4
+        return
     s = report.scores
     # Nothing dropped: each sentence gave units or is counted (and named in a warning) as failed.
     covered = {r.unit.sentence_index for r in report.results}
-    failed = {i for i in range(N_SENTENCES) if any(w.startswith(f"sentence {i}:") for w in report.warnings)}
+    failed = {i for i in range(N_SENTENCES)
+              if any(w.startswith(f"sentence {i}: decomposition failed") for w in report.warnings)}
     assert covered | failed == set(range(N_SENTENCES))
     assert s.failed_sentences == len(failed)
     # Counts add up and unscored units are in neither supported nor unsupported.
@@ -94,20 +109,34 @@ async def test_one_transport_fault_is_retried_and_nothing_is_lost(fault):
 
 @pytest.mark.parametrize("fault", TRANSPORT_FAULTS)
 @pytest.mark.parametrize("kind", ["structured", "chat"])
-async def test_persistent_transport_fault_gives_unscored_with_reason(fault, kind):
-    report, endpoint = await run(always(fault, kind))
-    assert_honest(report, endpoint)
-    expected = {"429": "HTTP 429", "429-retry-after": "HTTP 429", "500": "HTTP 500", "502": "HTTP 502",
-                "503": "HTTP 503", "reset": "APIConnectionError", "connect": "APIConnectionError",
-                "timeout": "APITimeoutError"}[fault]
-    if kind == "structured":  # no unit can exist: each sentence counted as failed, with the cause
-        assert report.scores.failed_sentences == N_SENTENCES and report.scores.units == 0
-        assert all(f"after {ATTEMPTS} attempt(s): {expected}" in w for w in report.warnings)
+async def test_persistent_transport_fault_is_an_error_naming_the_cause(fault, kind):
+    # Behaviour changed on purpose (issue 14): when every call of a stage fails there is nothing
+    # to report, so the check raises the endpoint's error (exit 4) instead of an empty report.
+    endpoint = FakeEndpoint(QAS, support=SUPPORT, faults=always(fault, kind))
+    with pytest.raises(BackendError) as info:
+        await Evaluator(backend_for(endpoint), verifier="llm").acheck(TEXT, REF)
+    expected = {"429": "HTTP 429: injected", "429-retry-after": "HTTP 429: injected", "500": "HTTP 500: injected",
+                "502": "HTTP 502: injected", "503": "HTTP 503: injected", "reset": "APIConnectionError",
+                "connect": "APIConnectionError", "timeout": "APITimeoutError"}[fault]
+    message = str(info.value)
+    assert f"endpoint http://fake.invalid/v1 failed after {ATTEMPTS} attempt(s): {expected}" in message
+    if kind == "structured":  # no unit can exist: every sentence's decomposition failed
+        assert message.startswith(f"every decomposition call failed ({N_SENTENCES} of {N_SENTENCES})")
         assert endpoint.count("structured") == N_SENTENCES * ATTEMPTS
     else:
-        assert report.scores.unscored_units == N_UNITS and report.scores.status == "no_scored_units"
-        assert {v.reason for v in report.verdicts} == {f"endpoint failed after {ATTEMPTS} attempt(s): {expected}"}
+        assert message.startswith(f"every verification call failed ({N_UNITS} of {N_UNITS})")
         assert endpoint.count("chat") == N_UNITS * ATTEMPTS
+
+
+@pytest.mark.parametrize("fault", TRANSPORT_FAULTS)
+async def test_transport_fault_on_one_sentence_gives_unscored_with_reason(fault):
+    plan = lambda n, k, body: fault if k == "chat" and "Warsaw" in str(body) else None  # noqa: E731
+    report, endpoint = await run(plan)
+    assert_honest(report, endpoint)
+    assert report.scores.unscored_units == 1 and report.scores.scored_units == N_UNITS - 1
+    (reason,) = {v.reason for v in report.verdicts if v.reason}
+    assert reason.startswith(f"endpoint http://fake.invalid/v1 failed after {ATTEMPTS} attempt(s): ")
+    assert any(w.startswith("sentence 1: verification failed") and reason in w for w in report.warnings)
 
 
 async def test_retry_after_is_honoured(no_backoff):
@@ -137,7 +166,7 @@ def test_retry_after_forms_and_cap():
 
 
 async def test_bounded_backoff_without_hint(no_backoff):
-    await run(always("500", "chat"))
+    await run_or_error(always("500", "chat"))
     # tenacity asks for a wait after every failed attempt, the last one included (then stops).
     assert len(no_backoff) == N_UNITS * ATTEMPTS
     assert all(0.0 <= w <= 20.0 for w in no_backoff)
@@ -155,19 +184,25 @@ async def test_truncated_reply_is_retried_once_with_a_larger_budget():
     report, endpoint = await run(first(1, "truncated", "structured"))
     budgets = [c.body["max_tokens"] for c in endpoint.calls if c.kind == "structured"]
     assert sorted(budgets) == [960, 960, 1920]
-    report, endpoint = await run(always("truncated", "structured"), attempts=5)
-    assert_honest(report, endpoint)
+    endpoint = FakeEndpoint(QAS, support=SUPPORT, faults=always("truncated", "structured"))
+    with pytest.raises(StructuredOutputError) as info:
+        await Evaluator(backend_for(endpoint, attempts=5), verifier="llm").acheck(TEXT, REF)
     assert endpoint.count("structured") == 2 * N_SENTENCES  # one larger try, then give up
-    assert all("cut off at max_tokens=1920 (finish_reason=length)" in w for w in report.warnings)
+    assert "cut off at max_tokens=1920 (finish_reason=length)" in str(info.value)
 
 
 @pytest.mark.parametrize("fault", ["malformed", "schema", "garbage"])
 async def test_structured_reply_that_never_validates(fault):
-    report, endpoint = await run(always(fault, "structured"))
+    endpoint = FakeEndpoint(QAS, support=SUPPORT, faults=always(fault, "structured"))
+    with pytest.raises(StructuredOutputError) as info:
+        await Evaluator(backend_for(endpoint), verifier="llm").acheck(TEXT, REF)
+    assert "every decomposition call failed" in str(info.value) and "no valid QADecomposition" in str(info.value)
+    assert info.value.exit_code == 4
+    # one sentence only: a report, the other sentence counted and named
+    plan = lambda n, k, body: fault if k == "structured" and "Warsaw" in str(body) else None  # noqa: E731
+    report, endpoint = await run(plan)
     assert_honest(report, endpoint)
-    assert report.scores.units == 0 and report.scores.failed_sentences == N_SENTENCES
-    assert all("no valid QADecomposition" in w for w in report.warnings)
-    assert report.scores.consistency is None
+    assert report.scores.failed_sentences == 1 and any("no valid QADecomposition" in w for w in report.warnings)
 
 
 async def test_structured_output_error_carries_attempts_and_last_completion():
@@ -182,12 +217,18 @@ async def test_structured_output_error_carries_attempts_and_last_completion():
     assert info.value.attempts == 3 and '"adverbial"' in info.value.last_completion
 
 
-@pytest.mark.parametrize("fault", ["schema", "garbage", "truncated", "nochoices", "malformed"])
+@pytest.mark.parametrize("fault", ["schema", "garbage", "truncated"])
 async def test_bad_verifier_replies_are_unscored_never_guessed(fault):
     report, endpoint = await run(always(fault, "chat"))
     assert_honest(report, endpoint)
     assert report.scores.unscored_units == N_UNITS and report.scores.supported_units == 0
     assert report.scores.unsupported_units == 0
+
+
+@pytest.mark.parametrize("fault", ["nochoices", "malformed"])
+async def test_failed_verifier_calls_everywhere_are_an_error(fault):
+    report, _ = await run_or_error(always(fault, "chat"))
+    assert isinstance(report, BackendError) and str(report).startswith("every verification call failed")
 
 
 async def test_fake_json_verdict_in_reply_is_not_accepted():
@@ -208,14 +249,18 @@ MIXED_SEEDS = range(10)
 
 @pytest.mark.parametrize("seed", MIXED_SEEDS)
 async def test_mixed_faults(seed):
-    report, endpoint = await run(mixed(0.4, ALL_FAULTS, seed=seed), attempts=4)
+    report, endpoint = await run_or_error(mixed(0.4, ALL_FAULTS, seed=seed), attempts=4)
     assert_honest(report, endpoint)
 
 
 async def test_mixed_runs_inject_every_fault_kind():
     injected = set()
     for seed in range(100, 140):
-        report, endpoint = await run(mixed(0.4, ALL_FAULTS, seed=seed), attempts=4)
+        endpoint = FakeEndpoint(QAS, support=SUPPORT, faults=mixed(0.4, ALL_FAULTS, seed=seed))
+        try:
+            report = await Evaluator(backend_for(endpoint, attempts=4), verifier="llm").acheck(TEXT, REF)
+        except FactgrainError as exc:
+            report = exc
         assert_honest(report, endpoint)
         injected |= {c.fault for c in endpoint.calls if c.fault}
     assert injected == set(ALL_FAULTS)
