@@ -318,15 +318,24 @@ def _sentence_text(doc: Any, index: int) -> str:
 def _raise_if_all_failed(stage: str, failures: list[failed_calls.Failure], doc: Any, *, expected: int, got: int) -> None:
     """A check in which every call of a stage failed has nothing to report: raise the failure
     (BackendError, exit 4, for an endpoint that failed) with the server's own message, instead of
-    returning an empty report. A partial failure is left to warnings."""
+    returning an empty report. A partial failure is left to warnings. ``expected`` pieces of work
+    (sentences to decompose, components to verify), ``got`` results."""
     mine = [f for f in failures if f.stage == stage]
     if not mine or expected == 0 or got > 0:
         return
+    if stage == "decompose":  # every sentence must have failed, not merely yielded no unit
+        failed = {i for f in mine for i in f.sentences}
+        if not set(range(expected)) <= failed:
+            return
+        what, count = "decomposition", f"{len(failed)} of {expected} sentences"
+    else:
+        if len(mine) < expected:
+            return
+        what, count = "verification", f"{len(mine)} of {expected} components"
     first = mine[0]
     where = f"sentence {first.sentences[0]} ({failed_calls.quote(_sentence_text(doc, first.sentences[0]))})" \
         if first.sentences else "the text"
-    what = "decomposition" if stage == "decompose" else "verification"
-    message = f"every {what} call failed ({len(mine)} of {len(mine)}); {where}: {first.error}"
+    message = f"every {what} call failed ({count}); {where}: {first.error}"
     if isinstance(first.error, BackendError):
         raise BackendError(message) from first.error
     first.error.args = (message,)  # same class and exit code, with the sentence named

@@ -121,10 +121,10 @@ async def test_persistent_transport_fault_is_an_error_naming_the_cause(fault, ki
     message = str(info.value)
     assert f"endpoint http://fake.invalid/v1 failed after {ATTEMPTS} attempt(s): {expected}" in message
     if kind == "structured":  # no unit can exist: every sentence's decomposition failed
-        assert message.startswith(f"every decomposition call failed ({N_SENTENCES} of {N_SENTENCES})")
+        assert message.startswith(f"every decomposition call failed ({N_SENTENCES} of {N_SENTENCES} sentences)")
         assert endpoint.count("structured") == N_SENTENCES * ATTEMPTS
     else:
-        assert message.startswith(f"every verification call failed ({N_UNITS} of {N_UNITS})")
+        assert message.startswith(f"every verification call failed ({N_UNITS} of {N_UNITS} components)")
         assert endpoint.count("chat") == N_UNITS * ATTEMPTS
 
 

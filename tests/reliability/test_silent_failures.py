@@ -128,6 +128,14 @@ async def test_every_call_refused_is_an_error_not_an_empty_report(kind):
     assert info.value.exit_code == 4
 
 
+async def test_one_failed_sentence_beside_one_without_units_is_a_report_not_an_error():
+    qas = {"Ada visited Paris in 1850.": []}  # this sentence legitimately yields nothing
+    endpoint = FakeEndpoint(qas, faults=on_sentence("400", "Bob visited Rome", "structured"))
+    report = await Evaluator(backend_for(endpoint), verifier="llm").acheck(TEXT, REF)
+    assert report.scores.units == 0 and report.scores.failed_sentences == 1
+    assert any("Bob visited Rome" in w and "injected" in w for w in report.warnings)
+
+
 # -- 2. request budgets sized to the server's context ------------------------------------------
 async def test_structured_budget_is_capped_to_vllms_max_model_len():
     from factgrain.agent.decompose.triqua import TriQuaDecomposition
