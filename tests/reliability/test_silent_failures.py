@@ -178,6 +178,18 @@ def test_embedded_backend_knows_its_context_per_slot():
     assert backend._server_url is None  # knowing it starts nothing
 
 
+@pytest.mark.embedded
+async def test_real_llamacpp_props_agree_with_what_the_embedded_backend_knows(embedded_backend):
+    backend = LlamaCppBackend("smollm2", base_url=embedded_backend.base_url)
+    try:
+        assert await backend.context_length() == embedded_backend.known_context_length()
+        # a budget far past the context is cut to it, and the real server answers
+        result = await backend.chat([{"role": "user", "content": "Say yes."}], max_tokens=100_000)
+        assert result.text
+    finally:
+        await backend.aclose()
+
+
 async def test_a_reply_cut_off_at_the_context_cap_is_an_error_naming_it():
     from factgrain.agent.decompose.qasem import QADecomposition
 
