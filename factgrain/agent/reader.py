@@ -13,7 +13,9 @@ installed pipeline: the official ``en_core_web_sm``, or a larger one such as ``e
 from __future__ import annotations
 
 import os
+import re
 import threading
+import unicodedata
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -73,3 +75,46 @@ def loaded_pipeline_info() -> dict[str, Any]:
 def parse(text: str) -> "Doc":
     """Parse ``text`` (cached: the same sentence or reference is read once)."""
     return load_pipeline()(text)
+
+
+# -- reading marked-up text and telling what the reader cannot read ---------------------------------
+
+# Inline markup the parser would read as words: HTML tags, Markdown emphasis (** __ * _ ~~ `),
+# the brackets of a Markdown link and its target. Each match is blanked character for character,
+# so every offset of the parse still indexes the original text.
+_MARKUP = re.compile(
+    r"<\/?[A-Za-z][A-Za-z0-9]*(?:\s[^<>]*)?\/?>"      # <b>, </b>, <a href=...>, <br/>
+    r"|\]\([^()\s]*\)"                                  # the '](url)' of a Markdown link
+    r"|(?<![\w\]])\[(?=[^\[\]]*\]\()"                   # the '[' that opens a Markdown link
+    r"|\*\*|__|~~|`"                                    # strong, strike, code
+    r"|(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])"           # *emphasis*
+    r"|(?<![\w_])_(?=\w)|(?<=\w)_(?![\w_])"             # _emphasis_ (never inside snake_case)
+)
+
+
+def mask_markup(text: str) -> str:
+    """``text`` with inline markup replaced by spaces of the same length (offsets unchanged)."""
+    return _MARKUP.sub(lambda m: " " * len(m.group()), text)
+
+
+def foreign_script(text: str, *, threshold: float = 0.3) -> str | None:
+    """The name of the main non-Latin script of ``text`` ('CJK', 'ARABIC', ...) when more than
+    ``threshold`` of its letters are written in one, else None. The English pipeline reads such
+    text as unknown tokens and finds no predicate in it, so callers warn instead of returning
+    nothing."""
+    letters = [ch for ch in text if ch.isalpha()]
+    if not letters:
+        return None
+    scripts: dict[str, int] = {}
+    for ch in letters:
+        if ch.isascii():
+            continue
+        name = unicodedata.name(ch, "")
+        script = name.split(" ")[0] if name else "UNKNOWN"
+        if script == "LATIN":
+            continue
+        scripts[script] = scripts.get(script, 0) + 1
+    if not scripts:
+        return None
+    script, count = max(scripts.items(), key=lambda kv: kv[1])
+    return script if sum(scripts.values()) / len(letters) > threshold else None

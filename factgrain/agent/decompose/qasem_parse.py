@@ -1,0 +1,692 @@
+"""QA-SRL / QANom style question-answer pairs read off spaCy's dependency parse (span mode ``parse``).
+
+One pair per predicate-argument relation, with no model call:
+
+* **verbal predicates** - every verb with its subject, objects, prepositional phrases, clausal
+  complements and adverbial clauses. The subject a verb lacks is taken from the parse: a relative
+  clause's head noun (``a man who died`` -> the man died), the verb it is coordinated with (``has
+  been opened and adjourned``), the controller of an infinitive (``failed to establish``), the
+  clause a participle hangs on. Passives ask about their patient and their ``by``-agent.
+* **nominal predicates** (QANom) - a noun derived from a verb (``death``, ``examination``,
+  ``support``) with an ``of``, possessive or compound argument, asked with its verb's forms
+  (``the death of a man`` -> ``who died? -> a man``).
+* **copular predicates** - ``X is/was Y``: the complement goes into the question and the subject is
+  the answer (``The vote was unanimous.`` -> ``what was unanimous? -> The vote``), one pair per
+  coordinated complement.
+
+The wh-word comes from the argument's dependency label, its preposition, its entity type
+(PERSON -> who, GPE/LOC/FAC -> where, DATE/TIME -> when, MONEY/QUANTITY -> how much) and its shape.
+Questions follow QA-SRL's template (wh, auxiliary, placeholder subject, verb, placeholder object):
+``what has been opened?``, ``where did someone kidnap someone?``, ``what did someone fail to do?``.
+
+Every answer and predicate is a character range of the text that was read: markup is blanked
+before parsing (:func:`factgrain.agent.reader.mask_markup`) so offsets never move.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from factgrain.agent import verbforms as vf
+from factgrain.agent.reader import load_pipeline, mask_markup, parse
+
+if TYPE_CHECKING:  # pragma: no cover
+    from spacy.tokens import Token
+
+
+@dataclass(frozen=True)
+class ParsedQA:
+    """One predicate-argument relation; offsets index the text that was read."""
+
+    predicate: str
+    predicate_type: str  # verbal | nominal | copular
+    question: str
+    answer: str
+    predicate_start: int
+    answer_start: int
+    role: str = ""  # the argument's dependency role (for inspection and tests)
+
+
+# -- what the parse cannot tell ------------------------------------------------------------------------
+
+# Nouns that denote people; a subject or object headed by one is asked with 'who'.
+PERSON_NOUNS = frozenset("""
+man men woman women boy girl child children kid baby people person persons family father mother son
+daughter brother sister husband wife parent friend officer officers police policeman soldier troops
+minister president leader chief player players team coach manager owner driver pilot doctor nurse
+teacher student students pupil worker workers staff member members fan fans resident residents
+citizen citizens victim victims suspect suspects militant militants rebel rebels protester protesters
+official officials spokesman spokeswoman spokesperson judge lawyer prosecutor jury actor actress singer
+writer author artist director producer musician painter poet scientist researcher engineer farmer
+king queen prince princess emperor senator mp mps politician voter voters candidate customer customers
+passenger passengers patient patients survivor survivors gunman gunmen attacker attackers firefighter
+firefighters paramedic journalist reporter couple mum dad grandmother grandfather teenager teenagers
+youth pensioner campaigner campaigners activist activists expert experts scholar professor chairman
+founder employee employees colleague partner neighbour neighbor someone anyone everyone who
+""".split())
+PERSON_SUFFIXES = ("ist", "ian", "ier", "eer")
+PERSON_PRONOUNS = frozenset("i me we us you he him she her they them who whom myself himself herself "
+                            "themselves ourselves yourself".split())
+# Verbs whose noun takes its 'of' argument as the one who does it ('the death of a man' -> the man died).
+INTRANSITIVE = frozenset("die arrive fall rise grow appear exist happen occur live work slump explode end "
+                         "begin start emerge collapse decline fail succeed survive return depart retire "
+                         "resign disappear sleep".split())
+# Nouns whose verb is not their spelling minus a suffix.
+NOUN_VERB = {"death": "die", "birth": "bear", "life": "live", "sale": "sell", "loss": "lose", "growth": "grow",
+             "flight": "fly", "choice": "choose", "proof": "prove", "speech": "speak", "gift": "give",
+             "success": "succeed", "failure": "fail", "arrival": "arrive", "departure": "depart",
+             "marriage": "marry", "trial": "try", "inquest": "inquire", "analysis": "analyze",
+             "response": "respond", "defence": "defend", "defense": "defend", "knowledge": "know",
+             "entry": "enter", "leader": "lead", "appearance": "appear", "studies": "study",
+             "education": "educate", "explosion": "explode", "decision": "decide", "collision": "collide",
+             "invasion": "invade", "conclusion": "conclude", "division": "divide", "revision": "revise",
+             "suspension": "suspend", "extension": "extend", "expansion": "expand", "admission": "admit",
+             "permission": "permit", "submission": "submit", "emission": "emit", "description": "describe",
+             "prescription": "prescribe", "absorption": "absorb", "production": "produce",
+             "reduction": "reduce", "introduction": "introduce", "destruction": "destroy",
+             "construction": "construct", "murder": "murder", "theft": "steal", "threat": "threaten",
+             "attempt": "attempt", "retirement": "retire", "resignation": "resign", "closure": "close",
+             "withdrawal": "withdraw", "approval": "approve", "removal": "remove", "refusal": "refuse",
+             "survival": "survive", "burial": "bury", "denial": "deny", "trial": "try", "sentence": "sentence"}
+NOMINAL_SUFFIXES = (("ation", ("ate", "e", "")), ("ition", ("ite", "e", "")), ("tion", ("te", "e", "")),
+                    ("sion", ("de", "se", "d", "")), ("ion", ("", "e")), ("ment", ("",)), ("ance", ("", "e")),
+                    ("ence", ("", "e")), ("al", ("", "e")), ("ure", ("", "e")), ("age", ("", "e")),
+                    ("ing", ("", "e")), ("er", ("", "e")), ("or", ("", "e")))
+# Nouns that are verbs too but hardly ever name an event in this kind of text.
+NOT_EVENTS = frozenset("""
+man woman people name number part side place way time year day week month world city country state
+home house water book paper price rate member group head face hand eye body line point fact case
+area level order form film show table list room party type kind sort lot deal set series record
+title role top back book issue game season club school team city town village street road station
+""".split())
+
+PLACE_NOUNS = frozenset("""
+city town village country state county region area street road hospital home house school court
+prison station airport park church building office river sea lake island border camp field stadium
+valley mountain coast centre center district capital province airport hotel restaurant shop
+""".split())
+TEMPORAL_NOUNS = frozenset("""
+year years month months week weeks day days decade decades century centuries morning evening night
+afternoon spring summer autumn winter season time period era weekend hour hours minute minutes
+monday tuesday wednesday thursday friday saturday sunday january february march april may june july
+august september october november december yesterday today tomorrow tonight
+""".split())
+TEMPORAL_ADVERBS = frozenset("yesterday today tomorrow tonight recently now then later earlier soon "
+                             "ago already currently previously formerly once still again finally "
+                             "eventually initially meanwhile".split())
+PLACE_ADVERBS = frozenset("here there abroad home nearby overseas away locally worldwide".split())
+
+TIME_PREPS = frozenset("after before during since until till following throughout prior upon amid".split())
+CAUSE_PREPS = frozenset("because due thanks owing".split())
+PLACE_PREPS = frozenset("in at on near from to into onto across through within inside outside around "
+                        "behind beside along over under above below between among off towards toward "
+                        "throughout beyond".split())
+MANNER_PREPS = frozenset("with by via without like".split())
+TIME_MARKS = frozenset("after before when while since until till as once whenever".split())
+CAUSE_MARKS = frozenset("because since as".split())
+_YEAR = re.compile(r"^(1[0-9]{3}|20[0-9]{2})s?$")
+
+# dependency labels
+SUBJ = ("nsubj", "nsubjpass", "csubj", "csubjpass")
+OBJ = ("dobj", "dative", "oprd")
+_REL_PRONOUNS = frozenset("who whom which that whose".split())
+_SKIP_VERB_DEPS = ("amod", "compound", "aux", "auxpass")
+
+
+# -- spans ------------------------------------------------------------------------------------------
+
+def _edges(tokens: list["Token"]) -> tuple[int, int] | None:
+    """First and last index of ``tokens`` with punctuation, spaces and conjunctions trimmed."""
+    toks = sorted(tokens, key=lambda t: t.i)
+    while toks and (_edge_junk(toks[0]) or toks[0].dep_ in ("cc", "mark") and toks[0].lower_ in ("and", "or", "but")):
+        toks.pop(0)
+    while toks and (_edge_junk(toks[-1]) or toks[-1].dep_ == "cc"):
+        toks.pop()
+    if not toks:
+        return None
+    return toks[0].i, toks[-1].i
+
+
+def _edge_junk(tok: "Token") -> bool:
+    return tok.is_space or (tok.pos_ == "PUNCT" and tok.text not in ("%", "$", "#")) or not tok.text.strip()
+
+
+_SET_OFF = (",", "(", "-", "--", "–", "—", ";", "[")
+_ASIDES = ("relcl", "acl", "appos", "advcl", "parataxis")
+
+
+def _phrase(head: "Token", *, drop: tuple[str, ...] = (), cut_clauses: bool = True) -> tuple[int, int] | None:
+    """Token range of the phrase headed by ``head``: its subtree without the children whose
+    dependency is in ``drop`` and, when ``cut_clauses``, without non-restrictive relative
+    clauses and appositions set off by a comma or a bracket (and everything after them),
+    however deep in the phrase they hang."""
+    stop_at = None
+    for t in head.subtree:
+        if t is head or t.i < head.i:
+            continue
+        cut = (t.head is head and t.dep_ in drop) or (
+            cut_clauses and t.dep_ in _ASIDES and t.left_edge.i > 0 and head.doc[t.left_edge.i - 1].text in _SET_OFF)
+        if cut:
+            at = t.left_edge.i - 1 if head.doc[t.left_edge.i - 1].text in _SET_OFF else t.left_edge.i
+            stop_at = at if stop_at is None else min(stop_at, at)
+    keep = [t for t in head.subtree if stop_at is None or t.i < stop_at]
+    if head.dep_ == "appos" and head.head.i < head.i and head.doc[head.i - 1].text not in _SET_OFF:
+        # 'Sweden's former foreign minister Johan Gustafsson, who ...': the name and its title
+        keep = [t for t in head.head.subtree if t.i < head.i] + keep
+    return _edges(keep)
+
+
+def _text(doc, rng: tuple[int, int]) -> tuple[str, int]:
+    a, b = doc[rng[0]], doc[rng[1]]
+    return doc.text[a.idx:b.idx + len(b.text)], a.idx
+
+
+# -- wh-words ---------------------------------------------------------------------------------------
+
+def _nominal_head(tok: "Token") -> "Token":
+    """The noun a phrase is about: a coordination's first member, a quantity's noun."""
+    if tok.lower_ in ("one", "some", "many", "all", "most", "each", "none", "several") and any(
+            c.dep_ == "prep" and c.lower_ == "of" for c in tok.children):
+        of = next(c for c in tok.children if c.dep_ == "prep" and c.lower_ == "of")
+        pobj = next((c for c in of.children if c.dep_ == "pobj"), None)
+        if pobj is not None:
+            return pobj
+    return tok
+
+
+def is_person(tok: "Token") -> bool:
+    tok = _nominal_head(tok)
+    if tok.lower_ in PERSON_PRONOUNS:
+        return True
+    if tok.ent_type_ in ("PERSON", "NORP") and tok.pos_ in ("PROPN", "NOUN", "ADJ"):
+        return True
+    low = tok.lemma_.lower()
+    if low in PERSON_NOUNS or tok.lower_ in PERSON_NOUNS:
+        return True
+    return tok.pos_ == "NOUN" and low.endswith(PERSON_SUFFIXES) and len(low) > 5
+
+
+def entity_wh(tok: "Token") -> str:
+    """who / what / how much for a participant."""
+    if is_person(tok):
+        return "who"
+    head = _nominal_head(tok)
+    if head.ent_type_ in ("MONEY", "QUANTITY", "PERCENT"):
+        return "how much"
+    return "what"
+
+
+def _is_time(phrase_head: "Token") -> bool:
+    toks = list(phrase_head.subtree)
+    if any(t.ent_type_ in ("DATE", "TIME") for t in toks):
+        return True
+    return phrase_head.lower_ in TEMPORAL_NOUNS or bool(_YEAR.match(phrase_head.text))
+
+
+def _is_place(phrase_head: "Token") -> bool:
+    if phrase_head.ent_type_ in ("GPE", "LOC", "FAC"):
+        return True
+    if any(t.ent_type_ in ("GPE", "LOC", "FAC") for t in phrase_head.subtree if t.head == phrase_head or t == phrase_head):
+        return True
+    return phrase_head.lemma_.lower() in PLACE_NOUNS
+
+
+def prep_wh(prep: "Token", verb: "Token") -> str | None:
+    """The wh-word of a prepositional phrase, or None when the phrase is asked with its
+    preposition in the question ('what did someone contribute to?')."""
+    p = prep.lower_
+    pobj = next((c for c in prep.children if c.dep_ in ("pobj", "pcomp")), None)
+    if p in CAUSE_PREPS:
+        return "why"
+    if pobj is None:
+        return None
+    if p in TIME_PREPS:
+        return "when"
+    if pobj.dep_ == "pobj" and _is_time(pobj):
+        return "when"
+    if p in PLACE_PREPS and pobj.dep_ == "pobj" and _is_place(pobj):
+        return "where"
+    if p in ("of", "from") and verb.lemma_ == "die":
+        return "how"
+    if p in MANNER_PREPS and not is_person(pobj):
+        return "how"
+    if p == "for" and pobj.dep_ == "pcomp":
+        return "why"
+    return None
+
+
+def clause_wh(clause: "Token") -> str:
+    """The wh-word of an adverbial clause, from its subordinator or its form."""
+    mark = next((c for c in clause.children if c.dep_ in ("mark", "advmod") and c.i < clause.i), None)
+    m = mark.lower_ if mark is not None else ""
+    if m in ("because",):
+        return "why"
+    if m in ("if", "unless", "whether"):
+        return "when"
+    if m in TIME_MARKS:
+        return "when"
+    if m in ("so", "in"):
+        return "why"
+    if clause.tag_ == "VB" and any(c.dep_ == "aux" and c.lower_ == "to" for c in clause.children):
+        return "why"  # purpose: 'to allow further tests'
+    return "how"
+
+
+# -- verb groups --------------------------------------------------------------------------------------
+
+@dataclass
+class VerbGroup:
+    verb: "Token"
+    aux: list[str]       # auxiliaries in order, lowercased ('has', 'been'); no infinitival 'to'
+    passive: bool
+    negated: bool
+
+
+def _group(verb: "Token") -> VerbGroup:
+    """The auxiliaries and voice of ``verb``, inherited from the verb it is coordinated with
+    when it has none of its own ('has been opened and adjourned')."""
+    aux = [c for c in verb.children if c.dep_ in ("aux", "auxpass") and c.i < verb.i and c.lower_ != "to"]
+    passive = any(c.dep_ in ("auxpass", "nsubjpass", "csubjpass") for c in verb.children)
+    negated = any(c.dep_ == "neg" for c in verb.children)
+    if not aux and verb.dep_ == "conj" and verb.head.pos_ in ("VERB", "AUX") and verb.tag_ == verb.head.tag_ \
+            and not any(c.dep_ in SUBJ for c in verb.children):
+        head = _group(verb.head)
+        return VerbGroup(verb, head.aux, passive or head.passive, negated)
+    if not aux and verb.tag_ == "VBN" and verb.dep_ in ("acl", "relcl") and not any(c.dep_ in SUBJ for c in verb.children):
+        passive = True  # 'a man kidnapped by militants'
+    return VerbGroup(verb, [a.lower_ for a in aux], passive, negated)
+
+
+def _finite(g: VerbGroup) -> bool:
+    return g.verb.tag_ in ("VBD", "VBZ", "VBP") or bool(g.aux)
+
+
+def _particle(verb: "Token") -> str:
+    prt = [c.lower_ for c in verb.children if c.dep_ == "prt"]
+    return (" " + " ".join(prt)) if prt else ""
+
+
+def subject_form(g: VerbGroup) -> str:
+    """The verb group as it reads after a wh-subject: 'has been opened', 'died', 'finished'."""
+    v = g.verb
+    word = v.lower_ + _particle(v)
+    if g.aux:
+        return " ".join(g.aux + [word])
+    if g.passive:
+        return f"was {v.lower_}{_particle(v)}"
+    if v.tag_ in ("VBD", "VBZ", "VBP"):
+        return word
+    return vf.past(v.lemma_) + _particle(v)
+
+
+def inverted_form(g: VerbGroup, placeholder: str) -> str:
+    """The verb group with the subject placeholder after its first auxiliary, as QA-SRL asks
+    about a non-subject: 'did someone establish', 'has someone been released', 'will someone miss'."""
+    v = g.verb
+    word = v.lower_ + _particle(v)
+    if g.aux:
+        return " ".join([g.aux[0], placeholder, *g.aux[1:], word])
+    base = v.lemma_.lower() + _particle(v)
+    if g.passive:
+        return f"was {placeholder} {word}"
+    if v.tag_ == "VBZ":
+        return f"does {placeholder} {base}"
+    if v.tag_ == "VBP":
+        return f"do {placeholder} {base}"
+    return f"did {placeholder} {base}"
+
+
+def agent_form(g: VerbGroup) -> str:
+    """The active verb for a passive's agent question: 'who kidnapped someone?'."""
+    modal = next((a for a in g.aux if a in ("will", "would", "can", "could", "may", "might", "must", "should", "shall")), None)
+    if modal:
+        return f"{modal} {g.verb.lemma_.lower()}"
+    return vf.past(g.verb.lemma_)
+
+
+# -- arguments ----------------------------------------------------------------------------------------
+
+@dataclass
+class Arg:
+    role: str          # subject | object | agent | complement | clause | adjunct | prep-object
+    head: "Token"
+    rng: tuple[int, int]
+    wh: str
+    prep: str = ""     # a preposition kept in the question ('what did someone contribute to?')
+
+
+def _subject_of(verb: "Token", depth: int = 0) -> tuple["Token", tuple[int, int]] | None:
+    """The subject of ``verb`` as a (head, token range), found in the parse even when the verb
+    has none of its own."""
+    if depth > 6:
+        return None
+    for c in verb.children:
+        if c.dep_ in SUBJ:
+            if c.lower_ in _REL_PRONOUNS and verb.dep_ == "relcl":
+                noun = verb.head
+                return noun, _phrase(noun, drop=("relcl",))
+            if c.dep_ in ("csubj", "csubjpass"):
+                return c, _edges(list(c.subtree))
+            rng = _phrase(c)
+            return (c, rng) if rng else None
+    dep, head = verb.dep_, verb.head
+    if dep in ("relcl", "acl") and head.pos_ in ("NOUN", "PROPN", "PRON", "NUM"):
+        if any(c.dep_ in OBJ and c.lower_ in _REL_PRONOUNS for c in verb.children):
+            return None  # 'the book that he wrote': the head noun is the object, not the subject
+        return head, _phrase(head, drop=(dep,))
+    if dep == "conj" and head.pos_ in ("VERB", "AUX"):
+        before = verb.doc[verb.i - 1] if verb.i > 0 else None
+        if before is not None and before.pos_ in ("NOUN", "PROPN", "PRON") and before.dep_ not in SUBJ:
+            # a conjunct with no 'and' or comma before it is a misparsed clause ('after an
+            # examination failed to ...'): its subject is the noun phrase right before it
+            noun = before
+            while noun.head.i < verb.i and noun.head.pos_ in ("NOUN", "PROPN") and noun.dep_ in ("compound", "amod"):
+                noun = noun.head
+            return noun, _edges([t for t in noun.subtree if t.i < verb.i])
+        return _subject_of(head, depth + 1)
+    if dep == "xcomp":
+        obj = next((c for c in head.children if c.dep_ in ("dobj",) and c.i < verb.i), None)
+        if obj is not None:
+            return obj, _phrase(obj)
+        return _subject_of(head, depth + 1)
+    if dep in ("advcl", "ccomp") and head.pos_ in ("VERB", "AUX") and verb.tag_ in ("VBG", "VBN", "VB"):
+        return _subject_of(head, depth + 1)
+    if dep == "pcomp" and head.head.pos_ in ("VERB", "AUX"):
+        return _subject_of(head.head, depth + 1)
+    return None
+
+
+def _object_of_relative(verb: "Token") -> tuple["Token", tuple[int, int]] | None:
+    """'the book that he wrote' -> the book is what he wrote."""
+    if verb.dep_ == "relcl" and any(c.dep_ in OBJ and c.lower_ in _REL_PRONOUNS for c in verb.children):
+        noun = verb.head
+        return noun, _phrase(noun, drop=("relcl",))
+    return None
+
+
+def verbal_args(verb: "Token") -> list[Arg]:
+    """The arguments of a verbal predicate, subject first."""
+    args: list[Arg] = []
+    subj = _subject_of(verb)
+    if subj is not None and subj[1] is not None:
+        head, rng = subj
+        args.append(Arg("subject", head, rng, entity_wh(head)))
+    rel_obj = _object_of_relative(verb)
+    if rel_obj is not None and rel_obj[1] is not None:
+        args.append(Arg("object", rel_obj[0], rel_obj[1], entity_wh(rel_obj[0])))
+    for c in verb.children:
+        d = c.dep_
+        if d in OBJ and c.lower_ not in _REL_PRONOUNS:
+            rng = _phrase(c)
+            if rng:
+                args.append(Arg("object", c, rng, entity_wh(c)))
+        elif d == "attr" and verb.lemma_ != "be":
+            rng = _phrase(c)
+            if rng:
+                args.append(Arg("object", c, rng, entity_wh(c)))
+        elif d == "agent":
+            pobj = next((x for x in c.children if x.dep_ == "pobj"), None)
+            if pobj is not None and (rng := _phrase(pobj)):
+                args.append(Arg("agent", pobj, rng, entity_wh(pobj)))
+        elif d == "xcomp":
+            rng = _edges(list(c.subtree))
+            if rng:
+                role = "complement" if c.pos_ in ("VERB", "AUX") else "object"
+                args.append(Arg(role, c, rng, "what" if role == "complement" else entity_wh(c)))
+        elif d == "ccomp":
+            rng = _edges(list(c.subtree))
+            if rng:
+                args.append(Arg("clause", c, rng, "what"))
+        elif d == "prep":
+            pobj = next((x for x in c.children if x.dep_ in ("pobj", "pcomp")), None)
+            if pobj is None:
+                continue
+            wh = prep_wh(c, verb)
+            if wh is not None:
+                rng = _edges(list(c.subtree))
+                if rng:
+                    args.append(Arg("adjunct", pobj, rng, wh))
+            else:
+                rng = _phrase(pobj) if pobj.dep_ == "pobj" else _edges(list(pobj.subtree))
+                if rng:
+                    args.append(Arg("prep-object", pobj, rng, entity_wh(pobj), prep=c.lower_))
+        elif d == "advcl":
+            rng = _edges(list(c.subtree))
+            if rng:
+                args.append(Arg("adjunct", c, rng, clause_wh(c)))
+        elif d in ("npadvmod", "tmod") and _is_time(c):
+            rng = _edges(list(c.subtree))
+            if rng:
+                args.append(Arg("adjunct", c, rng, "when"))
+        elif d == "advmod" and c.i != verb.i:
+            low = c.lower_
+            wh = "when" if (low in TEMPORAL_ADVERBS or c.ent_type_ in ("DATE", "TIME")) else \
+                "where" if low in PLACE_ADVERBS else None
+            if wh is not None:
+                rng = _edges(list(c.subtree))
+                if rng:
+                    args.append(Arg("adjunct", c, rng, wh))
+    return args
+
+
+def _has_object(args: list[Arg]) -> Arg | None:
+    return next((a for a in args if a.role in ("object", "clause", "complement") ), None)
+
+
+def _placeholder(arg: Arg | None) -> str:
+    return "someone" if arg is not None and arg.wh == "who" else "something"
+
+
+def verbal_questions(verb: "Token", args: list[Arg]) -> list[tuple[str, Arg]]:
+    g = _group(verb)
+    subj = next((a for a in args if a.role == "subject"), None)
+    obj = _has_object(args)
+    out = []
+    for a in args:
+        if a.role == "subject":
+            if g.passive:
+                q = f"{a.wh} {subject_form(g)}"
+            elif obj is not None and obj.role == "complement":
+                q = f"{a.wh} {subject_form(g)} to do something"
+            elif obj is not None:
+                q = f"{a.wh} {subject_form(g)} {_placeholder(obj)}"
+            else:
+                q = f"{a.wh} {subject_form(g)}"
+        elif a.role == "agent":
+            q = f"{a.wh} {agent_form(g)} {_placeholder(subj)}"
+        elif a.role == "complement":
+            q = f"{a.wh} {inverted_form(g, _placeholder(subj))} to do"
+        elif a.role in ("object", "clause"):
+            q = f"{a.wh} {inverted_form(g, _placeholder(subj))}"
+        elif a.role == "prep-object":
+            tail = f" {_placeholder(obj)}" if obj is not None else ""
+            q = f"{a.wh} {inverted_form(g, _placeholder(subj))}{tail} {a.prep}"
+        else:  # adjunct
+            tail = f" {_placeholder(obj)}" if obj is not None and not g.passive else ""
+            q = f"{a.wh} {inverted_form(g, _placeholder(subj))}{tail}"
+        out.append((q + "?", a))
+    return out
+
+
+# -- copular predicates -------------------------------------------------------------------------------
+
+def _complements(be: "Token") -> list["Token"]:
+    first = [c for c in be.children if c.dep_ in ("attr", "acomp") and c.i > be.i]
+    out = []
+    for c in first:
+        out.append(c)
+        out.extend(x for x in c.conjuncts if x.i > c.i)
+    return out
+
+
+def copular_qas(be: "Token", doc) -> list[ParsedQA]:
+    """``X is Y``: the complement is asked about in the question, the subject is the answer;
+    prepositional modifiers of the copula are asked with the complement in the question."""
+    subj = _subject_of(be)
+    if subj is None or subj[1] is None:
+        return []
+    head, rng = subj
+    if head.dep_ == "expl":
+        return []  # 'there is ...' names no subject
+    s_text, s_at = _text(doc, rng)
+    wh = entity_wh(head)
+    aux = [c.lower_ for c in be.children if c.dep_ == "aux" and c.i < be.i and c.lower_ != "to"]
+    be_words = " ".join(aux + [be.lower_])
+    out = []
+    for comp in _complements(be):
+        crng = _phrase(comp, drop=("conj", "cc"), cut_clauses=True)
+        if crng is None or crng[1] - crng[0] > 14:
+            crng = (comp.i, comp.i) if crng is None else (crng[0], min(crng[1], crng[0] + 14))
+        c_text, _ = _text(doc, crng)
+        out.append(ParsedQA(be.text, "copular", f"{wh} {be_words} {_question_words(c_text)}?", s_text, be.idx, s_at,
+                            "subject"))
+    if not out:
+        return []
+    first = _complements(be)[0]
+    c_short = _question_words(_text(doc, _phrase(first, drop=("conj", "cc", "prep", "relcl", "acl")) or (first.i, first.i))[0])
+    ph = "someone" if wh == "who" else "something"
+    for c in list(be.children) + list(first.children):
+        if c.dep_ != "prep":
+            continue
+        w = prep_wh(c, be)
+        if w in (None, "how"):
+            continue
+        prng = _edges(list(c.subtree))
+        if prng is None:
+            continue
+        p_text, p_at = _text(doc, prng)
+        lead = aux[0] if aux else be.lower_
+        rest = " ".join(aux[1:] + [be.lower_]) if aux else ""
+        q = f"{w} {lead} {ph} {rest + ' ' if rest else ''}{c_short}?"
+        out.append(ParsedQA(be.text, "copular", q, p_text, be.idx, p_at, "adjunct"))
+    return out
+
+
+def _question_words(text: str) -> str:
+    return " ".join(text.split())
+
+
+# -- nominal predicates (QANom) ----------------------------------------------------------------------
+
+@lru_cache(maxsize=1)
+def _verb_lemmas() -> frozenset[str]:
+    """The verb lemmas the pipeline's own lemmatizer knows (its WordNet-derived index)."""
+    nlp = load_pipeline()
+    try:
+        table = nlp.get_pipe("lemmatizer").lookups.get_table("lemma_index")
+        return frozenset(table["verb"])
+    except (KeyError, ValueError):  # a pipeline without the rule lemmatizer's tables
+        return frozenset()
+
+
+def noun_verb(noun: "Token") -> str | None:
+    """The verb a noun names the event of ('examination' -> 'examine'), or None."""
+    low = noun.lower_
+    lemma = noun.lemma_.lower()
+    if lemma in NOT_EVENTS or low in NOT_EVENTS:
+        return None
+    if (lemma in PERSON_NOUNS or low in PERSON_NOUNS) and low not in NOUN_VERB and lemma not in NOUN_VERB:
+        return None  # 'minister', 'driver': people, not events
+    verbs = _verb_lemmas()
+    for w in (low, lemma):
+        if w in NOUN_VERB:
+            return NOUN_VERB[w]
+    for suffix, repl in NOMINAL_SUFFIXES:
+        if lemma.endswith(suffix) and len(lemma) > len(suffix) + 2:
+            stem = lemma[: -len(suffix)]
+            for r in repl:
+                if stem + r in verbs and len(stem + r) > 2:
+                    return stem + r
+    if lemma in verbs and suffix_free_event(noun):
+        return lemma
+    return None
+
+
+def suffix_free_event(noun: "Token") -> bool:
+    """A noun spelled like its verb ('support', 'work', 'end') counts as an event only with an
+    argument that events take: 'of' + a phrase, or a possessor."""
+    return any((c.dep_ == "prep" and c.lower_ == "of") or c.dep_ == "poss" for c in noun.children)
+
+
+def nominal_qas(noun: "Token", doc) -> list[ParsedQA]:
+    verb = noun_verb(noun)
+    if verb is None:
+        return []
+    intransitive = verb in INTRANSITIVE
+    out = []
+
+    def add(question: str, head: "Token", rng: tuple[int, int] | None, role: str) -> None:
+        if rng is None:
+            return
+        text, at = _text(doc, rng)
+        out.append(ParsedQA(noun.text, "nominal", question, text, noun.idx, at, role))
+
+    for c in noun.children:
+        if c.dep_ == "prep" and c.lower_ == "of":
+            pobj = next((x for x in c.children if x.dep_ == "pobj"), None)
+            if pobj is None:
+                continue
+            wh = entity_wh(pobj)
+            if intransitive:
+                add(f"{wh} {vf.past(verb)}?", pobj, _phrase(pobj, drop=("relcl",)), "subject")
+            else:
+                add(f"{wh} was {vf.participle(verb)}?", pobj, _phrase(pobj), "object")
+        elif c.dep_ == "poss" and c.lower_ not in ("its", "their") or (c.dep_ == "poss" and is_person(c)):
+            wh = entity_wh(c)
+            rng = _phrase(c, drop=("case",))
+            q = f"{wh} {vf.past(verb)}?" if intransitive else f"{wh} {vf.past(verb)} something?"
+            add(q, c, rng, "subject")
+        elif c.dep_ == "compound" and c.i < noun.i and c.pos_ in ("NOUN", "PROPN"):
+            wh = entity_wh(c)
+            rng = _edges(list(c.subtree))
+            if intransitive:
+                add(f"{wh} {vf.past(verb)}?", c, rng, "subject")
+            elif c.ent_type_ in ("GPE", "LOC"):
+                add(f"where was something {vf.participle(verb)}?", c, rng, "adjunct")
+            else:
+                add(f"{wh} was {vf.participle(verb)}?", c, rng, "object")
+        elif c.dep_ == "prep" and c.i > noun.i:
+            w = prep_wh(c, noun)
+            if w in ("when", "where", "why"):
+                add(f"{w} was something {vf.participle(verb)}?" if not intransitive else f"{w} did something {verb}?",
+                    c, _edges(list(c.subtree)), "adjunct")
+    return out
+
+
+# -- the sentence --------------------------------------------------------------------------------------
+
+def _is_predicate_verb(tok: "Token") -> bool:
+    if tok.pos_ not in ("VERB",) and not (tok.pos_ == "AUX" and tok.dep_ in ("ROOT", "conj", "ccomp", "xcomp",
+                                                                          "advcl", "relcl") and tok.lemma_ != "be"):
+        return False
+    if tok.dep_ in _SKIP_VERB_DEPS:
+        return False
+    return tok.lemma_.lower() not in ("be",)
+
+
+def _is_copula(tok: "Token") -> bool:
+    return tok.lemma_ == "be" and tok.dep_ not in ("aux", "auxpass") and any(
+        c.dep_ in ("attr", "acomp") for c in tok.children)
+
+
+def read_qas(text: str) -> list[ParsedQA]:
+    """Every QA pair of ``text`` (one sentence, or a few), in the order of their predicates."""
+    doc = parse(mask_markup(text))  # same length as ``text``: every offset carries over
+    out: list[ParsedQA] = []
+    for tok in doc:
+        if _is_copula(tok):
+            out.extend(copular_qas(tok, doc))
+        elif _is_predicate_verb(tok):
+            args = verbal_args(tok)
+            for q, a in verbal_questions(tok, args):
+                ans, at = _text(doc, a.rng)
+                out.append(ParsedQA(tok.text, "verbal", q, ans, tok.idx, at, a.role))
+        elif tok.pos_ == "NOUN":
+            out.extend(nominal_qas(tok, doc))
+    # read the words back from the original text (the parse saw markup as blanks)
+    return [ParsedQA(text[q.predicate_start:q.predicate_start + len(q.predicate)], q.predicate_type, q.question,
+                     text[q.answer_start:q.answer_start + len(q.answer)], q.predicate_start, q.answer_start, q.role)
+            for q in out]
