@@ -69,7 +69,13 @@ founder employee employees colleague partner neighbour neighbor someone anyone e
 """.split())
 PERSON_SUFFIXES = ("ist", "ian", "ier", "eer")
 PERSON_PRONOUNS = frozenset("i me we us you he him she her they them who whom myself himself herself "
-                            "themselves ourselves yourself".split())
+                            "themselves ourselves yourself his their my our your".split())
+PERSON_ENDINGS = ("man", "men", "woman", "women", "boy", "girl", "person")
+# Entity types that QA-SRL annotators ask about with 'who' when they act (organisations, states).
+AGENT_ENTITIES = ("ORG", "GPE", "NORP", "PERSON")
+NOT_PEOPLE_ER = frozenset("computer water number paper power order center centre river border letter "
+                          "matter corner summer winter chapter quarter theater theatre tower career "
+                          "error floor door color colour factor sector motor mirror meter metre".split())
 # Verbs whose noun takes its 'of' argument as the one who does it ('the death of a man' -> the man died).
 INTRANSITIVE = frozenset("die arrive fall rise grow appear exist happen occur live work slump explode end "
                          "begin start emerge collapse decline fail succeed survive return depart retire "
@@ -94,7 +100,7 @@ NOUN_VERB = {"death": "die", "birth": "bear", "life": "live", "sale": "sell", "l
 NOMINAL_SUFFIXES = (("ation", ("ate", "e", "")), ("ition", ("ite", "e", "")), ("tion", ("te", "e", "")),
                     ("sion", ("de", "se", "d", "")), ("ion", ("", "e")), ("ment", ("",)), ("ance", ("", "e")),
                     ("ence", ("", "e")), ("al", ("", "e")), ("ure", ("", "e")), ("age", ("", "e")),
-                    ("ing", ("", "e")), ("er", ("", "e")), ("or", ("", "e")))
+                    ("ing", ("", "e")))
 # Nouns that are verbs too but hardly ever name an event in this kind of text.
 NOT_EVENTS = frozenset("""
 man woman people name number part side place way time year day week month world city country state
@@ -124,6 +130,9 @@ CAUSE_PREPS = frozenset("because due thanks owing".split())
 PLACE_PREPS = frozenset("in at on near from to into onto across through within inside outside around "
                         "behind beside along over under above below between among off towards toward "
                         "throughout beyond".split())
+# Prepositions whose phrase is a place whatever its noun ('at the club', 'off the coast').
+ALWAYS_PLACE_PREPS = frozenset("at off near into onto inside outside across around along beyond behind "
+                               "beside towards toward".split())
 MANNER_PREPS = frozenset("with by via without like".split())
 TIME_MARKS = frozenset("after before when while since until till as once whenever".split())
 CAUSE_MARKS = frozenset("because since as".split())
@@ -206,16 +215,28 @@ def is_person(tok: "Token") -> bool:
     low = tok.lemma_.lower()
     if low in PERSON_NOUNS or tok.lower_ in PERSON_NOUNS:
         return True
-    return tok.pos_ == "NOUN" and low.endswith(PERSON_SUFFIXES) and len(low) > 5
+    if tok.pos_ != "NOUN" or len(low) <= 4:
+        return False
+    if low.endswith(PERSON_ENDINGS) or (low.endswith(PERSON_SUFFIXES) and len(low) > 5):
+        return True
+    # an agent noun: 'defender', 'director', 'paraglider' (not 'tower', 'computer')
+    return low.endswith(("er", "or")) and low not in NOT_PEOPLE_ER and not low.endswith(("eer", "ier"))
 
 
-def entity_wh(tok: "Token") -> str:
-    """who / what / how much for a participant."""
+def entity_wh(tok: "Token", *, acting: bool = False) -> str:
+    """who / what / how much for a participant; ``acting``: it does what the verb says, so an
+    organisation, a state or a named thing is a 'who' (as QA-SRL annotators ask)."""
     if is_person(tok):
         return "who"
     head = _nominal_head(tok)
-    if head.ent_type_ in ("MONEY", "QUANTITY", "PERCENT"):
+    if head.ent_type_ in ("MONEY", "QUANTITY", "PERCENT") or (
+            head.like_num and any(t.ent_type_ == "MONEY" for t in head.subtree)):
         return "how much"
+    if acting and (head.ent_type_ in AGENT_ENTITIES or (head.pos_ == "PROPN" and not head.ent_type_)
+                   or head.lemma_.lower() in ("club", "government", "agency", "council", "company", "party",
+                                              "university", "community", "authority", "police", "team",
+                                              "committee", "board", "court", "army", "ministry", "bbc")):
+        return "who"
     return "what"
 
 
@@ -227,7 +248,7 @@ def _is_time(phrase_head: "Token") -> bool:
 
 
 def _is_place(phrase_head: "Token") -> bool:
-    if phrase_head.ent_type_ in ("GPE", "LOC", "FAC"):
+    if phrase_head.ent_type_ in ("GPE", "LOC", "FAC", "ORG"):
         return True
     if any(t.ent_type_ in ("GPE", "LOC", "FAC") for t in phrase_head.subtree if t.head == phrase_head or t == phrase_head):
         return True
@@ -247,7 +268,7 @@ def prep_wh(prep: "Token", verb: "Token") -> str | None:
         return "when"
     if pobj.dep_ == "pobj" and _is_time(pobj):
         return "when"
-    if p in PLACE_PREPS and pobj.dep_ == "pobj" and _is_place(pobj):
+    if p in PLACE_PREPS and pobj.dep_ == "pobj" and (_is_place(pobj) or p in ALWAYS_PLACE_PREPS):
         return "where"
     if p in ("of", "from") and verb.lemma_ == "die":
         return "how"
@@ -295,6 +316,10 @@ def _group(verb: "Token") -> VerbGroup:
             and not any(c.dep_ in SUBJ for c in verb.children):
         head = _group(verb.head)
         return VerbGroup(verb, head.aux, passive or head.passive, negated)
+    if verb.dep_ == "acomp" and verb.tag_ == "VBN" and verb.head.lemma_ == "be":
+        be = verb.head  # 'Python is dynamically typed': a passive whose auxiliary is the copula
+        head_aux = [c.lower_ for c in be.children if c.dep_ == "aux" and c.i < be.i and c.lower_ != "to"]
+        return VerbGroup(verb, head_aux + [be.lower_], True, negated)
     if not aux and verb.tag_ == "VBN" and verb.dep_ in ("acl", "relcl") and not any(c.dep_ in SUBJ for c in verb.children):
         passive = True  # 'a man kidnapped by militants'
     return VerbGroup(verb, [a.lower_ for a in aux], passive, negated)
@@ -394,9 +419,26 @@ def _subject_of(verb: "Token", depth: int = 0) -> tuple["Token", tuple[int, int]
         return _subject_of(head, depth + 1)
     if dep in ("advcl", "ccomp") and head.pos_ in ("VERB", "AUX") and verb.tag_ in ("VBG", "VBN", "VB"):
         return _subject_of(head, depth + 1)
+    if dep == "acomp" and head.lemma_ == "be":
+        return _subject_of(head, depth + 1)
     if dep == "pcomp" and head.head.pos_ in ("VERB", "AUX"):
         return _subject_of(head.head, depth + 1)
     return None
+
+
+_SUBJECT_PRONOUNS = frozenset("he she they him her them".split())
+
+
+def _antecedent(pronoun: "Token") -> tuple["Token", tuple[int, int]] | None:
+    """The person a subject pronoun stands for when the sentence names one before it ('Laura
+    Muir says she will miss ...'): gold QA-SRL gives both answers."""
+    if pronoun.lower_ not in _SUBJECT_PRONOUNS:
+        return None
+    names = [e for e in pronoun.sent.ents if e.label_ in ("PERSON", "ORG") and e.end <= pronoun.i]
+    if not names:
+        return None
+    name = names[0]
+    return name.root, (name.start, name.end - 1)
 
 
 def _object_of_relative(verb: "Token") -> tuple["Token", tuple[int, int]] | None:
@@ -410,10 +452,14 @@ def _object_of_relative(verb: "Token") -> tuple["Token", tuple[int, int]] | None
 def verbal_args(verb: "Token") -> list[Arg]:
     """The arguments of a verbal predicate, subject first."""
     args: list[Arg] = []
+    passive = _group(verb).passive
     subj = _subject_of(verb)
     if subj is not None and subj[1] is not None:
         head, rng = subj
-        args.append(Arg("subject", head, rng, entity_wh(head)))
+        args.append(Arg("subject", head, rng, entity_wh(head, acting=not passive)))
+        antecedent = _antecedent(head)
+        if antecedent is not None:
+            args.append(Arg("subject", antecedent[0], antecedent[1], "who"))
     rel_obj = _object_of_relative(verb)
     if rel_obj is not None and rel_obj[1] is not None:
         args.append(Arg("object", rel_obj[0], rel_obj[1], entity_wh(rel_obj[0])))
@@ -430,12 +476,15 @@ def verbal_args(verb: "Token") -> list[Arg]:
         elif d == "agent":
             pobj = next((x for x in c.children if x.dep_ == "pobj"), None)
             if pobj is not None and (rng := _phrase(pobj)):
-                args.append(Arg("agent", pobj, rng, entity_wh(pobj)))
+                args.append(Arg("agent", pobj, rng, entity_wh(pobj, acting=True)))
         elif d == "xcomp":
             rng = _edges(list(c.subtree))
             if rng:
                 role = "complement" if c.pos_ in ("VERB", "AUX") else "object"
-                args.append(Arg(role, c, rng, "what" if role == "complement" else entity_wh(c)))
+                if role == "complement" and any(x.dep_ == "dobj" and x.i < c.i for x in verb.children):
+                    args.append(Arg("adjunct", c, rng, "why"))  # purpose: 'uses data to identify ...'
+                else:
+                    args.append(Arg(role, c, rng, "what" if role == "complement" else entity_wh(c)))
         elif d == "ccomp":
             rng = _edges(list(c.subtree))
             if rng:
@@ -469,6 +518,15 @@ def verbal_args(verb: "Token") -> list[Arg]:
                 rng = _edges(list(c.subtree))
                 if rng:
                     args.append(Arg("adjunct", c, rng, wh))
+    if not any(a.role == "adjunct" for a in args):
+        # 'has been opened and adjourned after ...': a modifier after the last of coordinated
+        # verbs that share a subject belongs to each of them
+        for conj in verb.conjuncts:
+            if conj.i > verb.i and not any(c.dep_ in SUBJ for c in conj.children) and conj.dep_ == "conj" \
+                    and any(c.dep_ == "cc" for c in verb.children if verb.i < c.i < conj.i):
+                for a in verbal_args(conj):
+                    if a.role == "adjunct" and a.rng[0] > conj.i:
+                        args.append(a)
     return args
 
 
@@ -605,6 +663,14 @@ def noun_verb(noun: "Token") -> str | None:
     return None
 
 
+def _derived(noun: "Token") -> bool:
+    """Whether the noun's verb shows in its spelling or is listed ('examination', 'death'), as
+    opposed to a noun spelled like a verb ('work', 'ground'), whose compounds are rarely its
+    arguments."""
+    low, lemma = noun.lower_, noun.lemma_.lower()
+    return low in NOUN_VERB or lemma in NOUN_VERB or lemma.endswith(tuple(s for s, _ in NOMINAL_SUFFIXES))
+
+
 def suffix_free_event(noun: "Token") -> bool:
     """A noun spelled like its verb ('support', 'work', 'end') counts as an event only with an
     argument that events take: 'of' + a phrase, or a possessor."""
@@ -639,7 +705,7 @@ def nominal_qas(noun: "Token", doc) -> list[ParsedQA]:
             rng = _phrase(c, drop=("case",))
             q = f"{wh} {vf.past(verb)}?" if intransitive else f"{wh} {vf.past(verb)} something?"
             add(q, c, rng, "subject")
-        elif c.dep_ == "compound" and c.i < noun.i and c.pos_ in ("NOUN", "PROPN"):
+        elif c.dep_ == "compound" and c.i < noun.i and c.pos_ in ("NOUN", "PROPN") and _derived(noun):
             wh = entity_wh(c)
             rng = _edges(list(c.subtree))
             if intransitive:
@@ -658,6 +724,18 @@ def nominal_qas(noun: "Token", doc) -> list[ParsedQA]:
 
 # -- the sentence --------------------------------------------------------------------------------------
 
+def participle_qas(verb: "Token", doc) -> list[ParsedQA]:
+    """An adjectival past participle ('a controlled explosion'): what was controlled? -> explosion."""
+    noun = verb.head
+    if verb.tag_ != "VBN" or noun.pos_ not in ("NOUN", "PROPN") or noun.i < verb.i:
+        return []
+    comps = [c for c in noun.children if c.dep_ == "compound" and verb.i < c.i < noun.i]
+    start = comps[0].i if comps else noun.i
+    wh = entity_wh(noun)
+    return [ParsedQA(verb.text, "verbal", f"{wh} was {verb.lower_}?", doc[start:noun.i + 1].text, verb.idx,
+                     doc[start].idx, "subject")]
+
+
 def _is_predicate_verb(tok: "Token") -> bool:
     if tok.pos_ not in ("VERB",) and not (tok.pos_ == "AUX" and tok.dep_ in ("ROOT", "conj", "ccomp", "xcomp",
                                                                           "advcl", "relcl") and tok.lemma_ != "be"):
@@ -668,8 +746,11 @@ def _is_predicate_verb(tok: "Token") -> bool:
 
 
 def _is_copula(tok: "Token") -> bool:
-    return tok.lemma_ == "be" and tok.dep_ not in ("aux", "auxpass") and any(
-        c.dep_ in ("attr", "acomp") for c in tok.children)
+    """'be' with a complement, unless the complement is a participle ('is dynamically typed':
+    the participle is the predicate)."""
+    comps = [c for c in tok.children if c.dep_ in ("attr", "acomp")]
+    return tok.lemma_ == "be" and tok.dep_ not in ("aux", "auxpass") and bool(comps) and not all(
+        c.tag_ == "VBN" and c.pos_ == "VERB" for c in comps)
 
 
 def read_qas(text: str) -> list[ParsedQA]:
@@ -686,6 +767,8 @@ def read_qas(text: str) -> list[ParsedQA]:
                 out.append(ParsedQA(tok.text, "verbal", q, ans, tok.idx, at, a.role))
         elif tok.pos_ == "NOUN":
             out.extend(nominal_qas(tok, doc))
+        elif tok.dep_ == "amod" and tok.pos_ == "VERB":
+            out.extend(participle_qas(tok, doc))
     # read the words back from the original text (the parse saw markup as blanks)
     return [ParsedQA(text[q.predicate_start:q.predicate_start + len(q.predicate)], q.predicate_type, q.question,
                      text[q.answer_start:q.answer_start + len(q.answer)], q.predicate_start, q.answer_start, q.role)
