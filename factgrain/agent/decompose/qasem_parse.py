@@ -121,8 +121,13 @@ monday tuesday wednesday thursday friday saturday sunday january february march 
 august september october november december yesterday today tomorrow tonight
 """.split())
 TEMPORAL_ADVERBS = frozenset("yesterday today tomorrow tonight recently now then later earlier soon "
-                             "ago already currently previously formerly once still again finally "
-                             "eventually initially meanwhile".split())
+                             "ago currently previously formerly finally eventually initially meanwhile "
+                             "annually daily weekly".split())
+# -ly adverbs that comment on the sentence rather than say how something is done
+NOT_MANNER = frozenset("only really actually also likely probably possibly certainly clearly apparently "
+                       "reportedly allegedly recently currently previously formerly finally eventually "
+                       "initially early nearly mostly largely mainly merely simply generally usually "
+                       "especially particularly approximately roughly fully highly widely".split())
 PLACE_ADVERBS = frozenset("here there abroad home nearby overseas away locally worldwide".split())
 
 TIME_PREPS = frozenset("after before during since until till following throughout prior upon amid".split())
@@ -174,9 +179,9 @@ def _phrase(head: "Token", *, drop: tuple[str, ...] = (), cut_clauses: bool = Tr
     however deep in the phrase they hang."""
     stop_at = None
     for t in head.subtree:
-        if t is head or t.i < head.i:
+        if t.i == head.i or t.i < head.i:
             continue
-        cut = (t.head is head and t.dep_ in drop) or (
+        cut = (t.head.i == head.i and t.dep_ in drop) or (
             cut_clauses and t.dep_ in _ASIDES and t.left_edge.i > 0 and head.doc[t.left_edge.i - 1].text in _SET_OFF)
         if cut:
             at = t.left_edge.i - 1 if head.doc[t.left_edge.i - 1].text in _SET_OFF else t.left_edge.i
@@ -513,7 +518,8 @@ def verbal_args(verb: "Token") -> list[Arg]:
         elif d == "advmod" and c.i != verb.i:
             low = c.lower_
             wh = "when" if (low in TEMPORAL_ADVERBS or c.ent_type_ in ("DATE", "TIME")) else \
-                "where" if low in PLACE_ADVERBS else None
+                "where" if low in PLACE_ADVERBS else \
+                "how" if low.endswith("ly") and low not in NOT_MANNER and len(low) > 4 else None
             if wh is not None:
                 rng = _edges(list(c.subtree))
                 if rng:
@@ -737,6 +743,8 @@ def participle_qas(verb: "Token", doc) -> list[ParsedQA]:
 
 
 def _is_predicate_verb(tok: "Token") -> bool:
+    if not tok.text[:1].isalpha():
+        return False  # a hyphen or a symbol the tagger took for a verb
     if tok.pos_ not in ("VERB",) and not (tok.pos_ == "AUX" and tok.dep_ in ("ROOT", "conj", "ccomp", "xcomp",
                                                                           "advcl", "relcl") and tok.lemma_ != "be"):
         return False
