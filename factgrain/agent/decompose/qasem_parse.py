@@ -406,6 +406,11 @@ def _subject_of(verb: "Token", depth: int = 0) -> tuple["Token", tuple[int, int]
     if dep in ("relcl", "acl") and head.pos_ in ("NOUN", "PROPN", "PRON", "NUM"):
         if any(c.dep_ in OBJ and c.lower_ in _REL_PRONOUNS for c in verb.children):
             return None  # 'the book that he wrote': the head noun is the object, not the subject
+        if head.dep_ == "attr" and head.head.lemma_ == "be":
+            # 'Doug Sheehan is an actor born in ...': the one described was born
+            described = _subject_of(head.head, depth + 1)
+            if described is not None and described[1] is not None:
+                return described
         return head, _phrase(head, drop=(dep,))
     if dep == "conj" and head.pos_ in ("VERB", "AUX"):
         before = verb.doc[verb.i - 1] if verb.i > 0 else None
@@ -419,7 +424,7 @@ def _subject_of(verb: "Token", depth: int = 0) -> tuple["Token", tuple[int, int]
         return _subject_of(head, depth + 1)
     if dep == "xcomp":
         obj = next((c for c in head.children if c.dep_ in ("dobj",) and c.i < verb.i), None)
-        if obj is not None:
+        if obj is not None and head.lemma_.lower() in OBJECT_CONTROL:
             return obj, _phrase(obj)
         return _subject_of(head, depth + 1)
     if dep in ("advcl", "ccomp") and head.pos_ in ("VERB", "AUX") and verb.tag_ in ("VBG", "VBN", "VB"):
@@ -430,6 +435,12 @@ def _subject_of(verb: "Token", depth: int = 0) -> tuple["Token", tuple[int, int]
         return _subject_of(head.head, depth + 1)
     return None
 
+
+# Verbs whose object does what their infinitive says ('asked people to pray'); after other verbs
+# the infinitive's subject is the verb's own ('used data to identify students').
+OBJECT_CONTROL = frozenset("ask tell force allow enable encourage urge want persuade order require help "
+                           "invite expect permit cause lead get convince advise instruct teach remind "
+                           "warn beg compel inspire pressure".split())
 
 _SUBJECT_PRONOUNS = frozenset("he she they him her them".split())
 
@@ -609,6 +620,11 @@ def copular_qas(be: "Token", doc) -> list[ParsedQA]:
                             "subject"))
     if not out:
         return []
+    for comp in _complements(be):
+        for adj in comp.children:
+            if adj.dep_ == "amod" and adj.i < comp.i and (adj.ent_type_ == "NORP" or adj.text[:1].isupper()):
+                # 'an American actor' -> who is American? (as the gold annotates descriptions)
+                out.append(ParsedQA(be.text, "copular", f"{wh} {be_words} {adj.text}?", s_text, be.idx, s_at, "subject"))
     first = _complements(be)[0]
     c_short = _question_words(_text(doc, _phrase(first, drop=("conj", "cc", "prep", "relcl", "acl")) or (first.i, first.i))[0])
     ph = "someone" if wh == "who" else "something"
@@ -750,6 +766,8 @@ def _is_predicate_verb(tok: "Token") -> bool:
         return False
     if tok.dep_ in _SKIP_VERB_DEPS:
         return False
+    if tok.ent_type_ in ("PERSON", "ORG", "WORK_OF_ART", "GPE", "FAC", "EVENT", "LOC", "PRODUCT") and tok.text[:1].isupper():
+        return False  # part of a name ('Knots Landing')
     return tok.lemma_.lower() not in ("be",)
 
 
