@@ -97,6 +97,19 @@ def mask_markup(text: str) -> str:
     return _MARKUP.sub(lambda m: " " * len(m.group()), text)
 
 
+def _latin(ch: str) -> bool:
+    return ch.isascii() or not ch.isalpha() or unicodedata.name(ch, "").startswith("LATIN")
+
+
+def readable_copy(text: str) -> str:
+    """What the English pipeline reads of ``text``: markup blanked and letters of non-Latin
+    scripts blanked too (it would only guess at them), every character in its place."""
+    masked = mask_markup(text)
+    if masked.isascii():
+        return masked
+    return "".join(ch if _latin(ch) else " " for ch in masked)
+
+
 def foreign_script(text: str, *, threshold: float = 0.3) -> str | None:
     """The name of the main non-Latin script of ``text`` ('CJK', 'ARABIC', ...) when more than
     ``threshold`` of its letters are written in one, else None. The English pipeline reads such

@@ -32,6 +32,6 @@ def unreadable(text: str) -> str | None:
 
 def unreadable_warning(sentence: Sentence, script: str) -> str:
     snippet = sentence.text if len(sentence.text) <= 60 else sentence.text[:57] + "..."
-    return (f"sentence {sentence.index}: written mostly in {script} script, which the English reader "
-            f"(spaCy en_core_web_sm) does not handle; no unit was read from it: {snippet!r}. "
+    return (f"sentence {sentence.index}: written largely in {script} script, which the English reader "
+            f"(spaCy en_core_web_sm) does not handle; only its Latin-script words were read: {snippet!r}. "
             "Use a model that reads this language (span_mode='free').")

@@ -127,12 +127,11 @@ class QASemDecomposer(Decomposer):
     def _parse_drafts(self, sentence: Sentence) -> list[Draft]:
         """The offline reader (no model call): one draft per predicate-argument relation of the
         sentence's dependency parse, as (predicate, type, question, answer, predicate offset,
-        answer offset), offsets counted in the sentence. A sentence in a script the English
-        pipeline cannot read gives no draft and a warning naming it."""
+        answer offset), offsets counted in the sentence. A sentence written mostly in a script the
+        English pipeline cannot read gets a warning naming it (only its Latin-script words are read)."""
         script = parse_mode.unreadable(sentence.text)
         if script is not None:
             self.warnings.append(parse_mode.unreadable_warning(sentence, script))
-            return []
         return [(q.predicate, q.predicate_type, q.question, q.answer, q.predicate_start, q.answer_start)
                 for q in qasem_parse.read_qas(sentence.text)]
 

@@ -31,7 +31,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from factgrain.agent import verbforms as vf
-from factgrain.agent.reader import load_pipeline, mask_markup, parse
+from factgrain.agent.reader import load_pipeline, parse, readable_copy
 
 if TYPE_CHECKING:  # pragma: no cover
     from spacy.tokens import Token
@@ -187,7 +187,7 @@ def _phrase(head: "Token", *, drop: tuple[str, ...] = (), cut_clauses: bool = Tr
             at = t.left_edge.i - 1 if head.doc[t.left_edge.i - 1].text in _SET_OFF else t.left_edge.i
             stop_at = at if stop_at is None else min(stop_at, at)
     keep = [t for t in head.subtree if stop_at is None or t.i < stop_at]
-    if head.dep_ == "appos" and head.head.i < head.i and head.doc[head.i - 1].text not in _SET_OFF:
+    if head.dep_ == "appos" and 0 < head.head.i < head.i and head.doc[head.left_edge.i - 1].text not in _SET_OFF:
         # 'Sweden's former foreign minister Johan Gustafsson, who ...': the name and its title
         keep = [t for t in head.head.subtree if t.i < head.i] + keep
     return _edges(keep)
@@ -491,8 +491,17 @@ def verbal_args(verb: "Token") -> list[Arg]:
                 args.append(Arg("object", c, rng, entity_wh(c)))
         elif d == "agent":
             pobj = next((x for x in c.children if x.dep_ == "pobj"), None)
-            if pobj is not None and (rng := _phrase(pobj)):
+            if pobj is None:
+                continue
+            # 'kidnapped by rebels in Mali': a place or time after the agent tells where or when
+            # the act happened (the parser tends to attach it to the agent noun)
+            lifted = [x for x in pobj.children if x.dep_ == "prep" and x.i > pobj.i and prep_wh(x, verb) in ("where", "when")]
+            rng = _edges([t for t in pobj.subtree if t.i < lifted[0].i]) if lifted else _phrase(pobj)
+            if rng:
                 args.append(Arg("agent", pobj, rng, entity_wh(pobj, acting=True)))
+            for x in lifted:
+                if (xr := _edges(list(x.subtree))):
+                    args.append(Arg("adjunct", x, xr, prep_wh(x, verb)))
         elif d == "xcomp":
             rng = _edges(list(c.subtree))
             if rng:
@@ -781,7 +790,7 @@ def _is_copula(tok: "Token") -> bool:
 
 def read_qas(text: str) -> list[ParsedQA]:
     """Every QA pair of ``text`` (one sentence, or a few), in the order of their predicates."""
-    doc = parse(mask_markup(text))  # same length as ``text``: every offset carries over
+    doc = parse(readable_copy(text))  # same length as ``text``: every offset carries over
     out: list[ParsedQA] = []
     for tok in doc:
         if _is_copula(tok):
