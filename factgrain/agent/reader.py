@@ -16,7 +16,8 @@ import os
 import re
 import threading
 import unicodedata
-from functools import lru_cache
+from collections import OrderedDict
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from factgrain.errors import ConfigurationError
@@ -71,10 +72,42 @@ def loaded_pipeline_info() -> dict[str, Any]:
     return {"name": nlp.meta.get("name"), "version": nlp.meta.get("version"), "lang": nlp.lang}
 
 
-@lru_cache(maxsize=256)
+CACHE_SIZE = 1024
+_cache: "OrderedDict[str, Doc]" = OrderedDict()
+
+
+def _remember(text: str, doc: "Doc") -> "Doc":
+    with _lock:
+        _cache[text] = doc
+        _cache.move_to_end(text)
+        while len(_cache) > CACHE_SIZE:
+            _cache.popitem(last=False)
+    return doc
+
+
 def parse(text: str) -> "Doc":
     """Parse ``text`` (cached: the same sentence or reference is read once)."""
-    return load_pipeline()(text)
+    doc = _cache.get(text)
+    if doc is not None:
+        return doc
+    return _remember(text, load_pipeline()(text))
+
+
+def parse_many(texts: "Iterable[str]", *, batch_size: int = 64) -> list["Doc"]:
+    """Parse several texts in batches (``nlp.pipe``: several times faster than one by one for
+    short sentences) and cache each, so later :func:`parse` calls on them are free."""
+    texts = list(texts)
+    missing = [t for t in dict.fromkeys(texts) if t not in _cache]
+    if missing:
+        for text, doc in zip(missing, load_pipeline().pipe(missing, batch_size=batch_size)):
+            _remember(text, doc)
+    return [parse(t) for t in texts]
+
+
+def clear_cache() -> None:
+    """Forget every parsed text (benchmarks parse afresh)."""
+    with _lock:
+        _cache.clear()
 
 
 # -- reading marked-up text and telling what the reader cannot read ---------------------------------

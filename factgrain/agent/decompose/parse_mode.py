@@ -7,8 +7,8 @@ import warnings
 from typing import Any
 
 from factgrain.agent.decompose.base import resolve_span_mode
-from factgrain.agent.reader import foreign_script
-from factgrain.schemas.spans import Sentence
+from factgrain.agent.reader import foreign_script, parse_many, readable_copy
+from factgrain.schemas.spans import Document, Sentence
 
 OFFLINE_MODES = ("parse", "enum")  # 'enum' is the old name of 'parse'
 
@@ -35,3 +35,8 @@ def unreadable_warning(sentence: Sentence, script: str) -> str:
     return (f"sentence {sentence.index}: written largely in {script} script, which the English reader "
             f"(spaCy en_core_web_sm) does not handle; only its Latin-script words were read: {snippet!r}. "
             "Use a model that reads this language (span_mode='free').")
+
+
+def parse_sentences(doc: Document) -> None:
+    """Parse every sentence of ``doc`` in one batch (the per-sentence readers then hit the cache)."""
+    parse_many(readable_copy(s.text) for s in doc.sentences)

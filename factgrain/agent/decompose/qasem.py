@@ -112,6 +112,11 @@ class QASemDecomposer(Decomposer):
                                   context_block=ctx.context_block(ctx.sentence_context(doc, sentence)),
                                   sentence=defuse(sentence.text))
 
+    async def decompose(self, doc: Document) -> list[QAPair]:
+        if self.span_mode == "parse":
+            parse_mode.parse_sentences(doc)  # one batched parse of every sentence, then cached
+        return await super().decompose(doc)
+
     async def decompose_sentence(self, sentence: Sentence, doc: Document) -> list[QAPair]:
         if self.span_mode == "parse":
             return self._to_units(sentence, self._parse_drafts(sentence))

@@ -130,6 +130,7 @@ class TriQuaDecomposer(Decomposer):
     # -- free mode: the paper's passage-level extraction -----------------------------------------
     async def decompose(self, doc: Document) -> list[HyperRelationalFact]:
         if self.span_mode == "parse":
+            parse_mode.parse_sentences(doc)  # one batched parse of every sentence, then cached
             return _resolve_pronouns(await super().decompose(doc))  # sentence by sentence
         return await self._each([c for c in doc.chunks if c.sentence_indices], "chunk",
                                 lambda c: list(c.sentence_indices), lambda c: self.decompose_chunk(c.index, doc))
