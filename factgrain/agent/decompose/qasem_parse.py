@@ -327,6 +327,8 @@ def _group(verb: "Token") -> VerbGroup:
         return VerbGroup(verb, head_aux + [be.lower_], True, negated)
     if not aux and verb.tag_ == "VBN" and verb.dep_ in ("acl", "relcl") and not any(c.dep_ in SUBJ for c in verb.children):
         passive = True  # 'a man kidnapped by militants'
+    if any(c.dep_ == "aux" and c.lower_ == "to" for c in verb.children):
+        aux = [a for a in aux if a.lower_ not in ("be", "have")]  # 'for it to be erected': was erected
     return VerbGroup(verb, [a.lower_ for a in aux], passive, negated)
 
 
@@ -451,10 +453,18 @@ def _antecedent(pronoun: "Token") -> tuple["Token", tuple[int, int]] | None:
     if pronoun.lower_ not in _SUBJECT_PRONOUNS:
         return None
     names = [e for e in pronoun.sent.ents if e.label_ in ("PERSON", "ORG") and e.end <= pronoun.i]
-    if not names:
+    if names:
+        return names[0].root, (names[0].start, names[0].end - 1)
+    if pronoun.lower_ in ("they", "them"):
         return None
-    name = names[0]
-    return name.root, (name.start, name.end - 1)
+    for tok in pronoun.sent:  # else the first person named by a noun before it: 'a man who ... he'
+        if tok.i >= pronoun.i:
+            break
+        if tok.pos_ == "NOUN" and tok.dep_ not in ("compound", "amod") and is_person(tok):
+            rng = _phrase(tok, drop=("relcl", "acl", "prep"))
+            if rng is not None:
+                return tok, rng
+    return None
 
 
 def _object_of_relative(verb: "Token") -> tuple["Token", tuple[int, int]] | None:
@@ -616,7 +626,7 @@ def copular_qas(be: "Token", doc) -> list[ParsedQA]:
     if head.dep_ == "expl":
         return []  # 'there is ...' names no subject
     s_text, s_at = _text(doc, rng)
-    wh = entity_wh(head)
+    wh = entity_wh(head, acting=True)
     aux = [c.lower_ for c in be.children if c.dep_ == "aux" and c.i < be.i and c.lower_ != "to"]
     be_words = " ".join(aux + [be.lower_])
     out = []
@@ -767,6 +777,42 @@ def participle_qas(verb: "Token", doc) -> list[ParsedQA]:
                      doc[start].idx, "subject")]
 
 
+# Participles the parser reads as prepositions, which the gold still asks about as verbs.
+PREPOSITION_VERBS = frozenset(("including", "according"))
+
+
+def preposition_verb_qas(tok: "Token", doc) -> list[ParsedQA]:
+    """'awards, including the AACTA Award' -> what includes something? -> awards; what does
+    something include? -> the AACTA Award. 'According to X, Y' -> what is according to
+    something? -> Y; what is something according to? -> X."""
+    word = tok.lower_
+    pobj = next((c for c in tok.subtree if c.dep_ == "pobj" and c.head.i in (tok.i, tok.i + 1)), None)
+    if pobj is None:
+        return []
+    head = tok.head
+    own = {t.i for t in tok.subtree}
+    out = []
+    prng = _phrase(pobj)
+    if word == "including":
+        if head.pos_ in ("NOUN", "PROPN", "PRON"):
+            hrng = _edges([t for t in head.subtree if t.i not in own and t.i < tok.i])
+            if hrng:
+                t, at = _text(doc, hrng)
+                out.append(ParsedQA(tok.text, "verbal", "what includes something?", t, tok.idx, at, "subject"))
+        if prng:
+            t, at = _text(doc, prng)
+            out.append(ParsedQA(tok.text, "verbal", "what does something include?", t, tok.idx, at, "object"))
+    else:
+        clause = _edges([t for t in head.subtree if t.i not in own])
+        if clause and head.pos_ in ("VERB", "AUX"):
+            t, at = _text(doc, clause)
+            out.append(ParsedQA(tok.text, "verbal", "what is according to something?", t, tok.idx, at, "subject"))
+        if prng:
+            t, at = _text(doc, prng)
+            out.append(ParsedQA(tok.text, "verbal", "what is something according to?", t, tok.idx, at, "object"))
+    return out
+
+
 def _is_predicate_verb(tok: "Token") -> bool:
     if not tok.text[:1].isalpha():
         return False  # a hyphen or a symbol the tagger took for a verb
@@ -777,7 +823,7 @@ def _is_predicate_verb(tok: "Token") -> bool:
         return False
     if tok.ent_type_ in ("PERSON", "ORG", "WORK_OF_ART", "GPE", "FAC", "EVENT", "LOC", "PRODUCT") and tok.text[:1].isupper():
         return False  # part of a name ('Knots Landing')
-    return tok.lemma_.lower() not in ("be",)
+    return tok.lemma_.lower() not in ("be",) and tok.lower_ not in PREPOSITION_VERBS
 
 
 def _is_copula(tok: "Token") -> bool:
@@ -804,6 +850,8 @@ def read_qas(text: str) -> list[ParsedQA]:
             out.extend(nominal_qas(tok, doc))
         elif tok.dep_ == "amod" and tok.pos_ == "VERB":
             out.extend(participle_qas(tok, doc))
+        elif tok.lower_ in PREPOSITION_VERBS and tok.dep_ == "prep":
+            out.extend(preposition_verb_qas(tok, doc))
     # read the words back from the original text (the parse saw markup as blanks)
     return [ParsedQA(text[q.predicate_start:q.predicate_start + len(q.predicate)], q.predicate_type, q.question,
                      text[q.answer_start:q.answer_start + len(q.answer)], q.predicate_start, q.answer_start, q.role)
