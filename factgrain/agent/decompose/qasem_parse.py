@@ -107,7 +107,14 @@ man woman people name number part side place way time year day week month world 
 home house water book paper price rate member group head face hand eye body line point fact case
 area level order form film show table list room party type kind sort lot deal set series record
 title role top back book issue game season club school team city town village street road station
+career information organization organisation government center centre mind character board ground
+bank staple tip flower proceeding evidence course legislature podcast work emission interaction
+production performance office position opinion second view source report material interest power
+right chance opportunity ability time place part role
 """.split())
+# Agent nouns that name an occupation rather than someone doing the verb.
+OCCUPATIONS = frozenset("actor actress painter sculptor author doctor officer senator governor mayor "
+                        "professor minister member editor counselor counsellor".split())
 
 PLACE_NOUNS = frozenset("""
 city town village country state county region area street road hospital home house school court
@@ -640,6 +647,11 @@ def copular_qas(be: "Token", doc) -> list[ParsedQA]:
     if not out:
         return []
     for comp in _complements(be):
+        verb = agent_noun_verb(comp)
+        if verb is not None:
+            # 'X is a director' -> who directed? -> X (QANom asks the agent noun as a verb)
+            out.append(ParsedQA(comp.text, "nominal", f"{wh} {vf.past(verb)} something?", s_text, comp.idx, s_at,
+                                "subject"))
         for adj in comp.children:
             if adj.dep_ == "amod" and adj.i < comp.i and (adj.ent_type_ == "NORP" or adj.text[:1].isupper()):
                 # 'an American actor' -> who is American? (as the gold annotates descriptions)
@@ -712,10 +724,41 @@ def _derived(noun: "Token") -> bool:
     return low in NOUN_VERB or lemma in NOUN_VERB or lemma.endswith(tuple(s for s, _ in NOMINAL_SUFFIXES))
 
 
+# Verbs whose object noun names the event and whose subject takes part in it ('received
+# benefit', 'offer support', 'suffered an injury').
+LIGHT_VERBS = frozenset("have make take give suffer receive offer provide get win gain face undergo sustain "
+                        "launch announce begin start complete conduct carry lead".split())
+NOMINAL_PREPS = frozenset("for to on against from by".split())
+
+
+def _light_verb(noun: "Token") -> "Token | None":
+    head = noun.head
+    if noun.dep_ == "dobj" and head.pos_ == "VERB" and head.lemma_.lower() in LIGHT_VERBS:
+        return head
+    return None
+
+
 def suffix_free_event(noun: "Token") -> bool:
     """A noun spelled like its verb ('support', 'work', 'end') counts as an event only with an
-    argument that events take: 'of' + a phrase, or a possessor."""
-    return any((c.dep_ == "prep" and c.lower_ == "of") or c.dep_ == "poss" for c in noun.children)
+    argument that events take: 'of' + a phrase, a possessor, or a light verb's subject."""
+    return any((c.dep_ == "prep" and c.lower_ == "of") or c.dep_ == "poss" for c in noun.children) \
+        or _light_verb(noun) is not None
+
+
+def agent_noun_verb(noun: "Token") -> str | None:
+    """The verb of an agent noun ('director' -> 'direct', 'dancer' -> 'dance'), or None."""
+    low = noun.lemma_.lower()
+    if noun.pos_ != "NOUN" or not low.endswith(("er", "or")) or len(low) < 5 or low in NOT_PEOPLE_ER \
+            or low in OCCUPATIONS:
+        return None
+    if low in NOUN_VERB:
+        return NOUN_VERB[low]
+    verbs = _verb_lemmas()
+    stem = low[:-2]
+    for cand in (stem, stem + "e", stem[:-1] if len(stem) > 3 and stem[-1] == stem[-2] else None):
+        if cand and cand in verbs and len(cand) > 2:
+            return cand
+    return None
 
 
 def nominal_qas(noun: "Token", doc) -> list[ParsedQA]:
@@ -731,6 +774,13 @@ def nominal_qas(noun: "Token", doc) -> list[ParsedQA]:
         text, at = _text(doc, rng)
         out.append(ParsedQA(noun.text, "nominal", question, text, noun.idx, at, role))
 
+    light = _light_verb(noun)
+    if light is not None and not any(c.dep_ == "poss" for c in noun.children):
+        subj = _subject_of(light)
+        if subj is not None and subj[1] is not None:
+            wh = entity_wh(subj[0], acting=True)
+            add(f"{wh} {vf.past(verb)}?" if intransitive else f"{wh} {vf.past(verb)} something?", subj[0], subj[1],
+                "subject")
     for c in noun.children:
         if c.dep_ == "prep" and c.lower_ == "of":
             pobj = next((x for x in c.children if x.dep_ == "pobj"), None)
@@ -755,6 +805,15 @@ def nominal_qas(noun: "Token", doc) -> list[ParsedQA]:
                 add(f"where was something {vf.participle(verb)}?", c, rng, "adjunct")
             else:
                 add(f"{wh} was {vf.participle(verb)}?", c, rng, "object")
+        elif c.dep_ == "prep" and c.i > noun.i and c.lower_ in NOMINAL_PREPS and prep_wh(c, noun) not in ("when", "where"):
+            pobj = next((x for x in c.children if x.dep_ == "pobj"), None)
+            if pobj is None:
+                continue
+            wh = entity_wh(pobj, acting=c.lower_ in ("from", "by"))
+            if c.lower_ in ("from", "by"):
+                add(f"{wh} {vf.past(verb)} something?", pobj, _phrase(pobj), "subject")
+            else:
+                add(f"{wh} was {vf.participle(verb)}?", pobj, _phrase(pobj), "object")
         elif c.dep_ == "prep" and c.i > noun.i:
             w = prep_wh(c, noun)
             if w in ("when", "where", "why"):
