@@ -23,15 +23,7 @@ import json
 import time
 from typing import Any
 
-from factgrain.evals.tasks.qasem_decomposer import covered, match, token_offsets
-
-_WH = ("who", "what", "when", "where", "why", "how")
-
-
-def wh_word(question: str) -> str:
-    """The question's wh-word ('how much' / 'how long' count as 'how'); '' when there is none."""
-    first = question.strip().lower().split()[:1]
-    return first[0] if first and first[0] in _WH else ""
+from factgrain.evals.tasks.qasem_decomposer import covered, match, token_offsets, wh_word
 
 
 def no_call_backend() -> Any:
