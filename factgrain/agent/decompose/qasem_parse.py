@@ -54,7 +54,7 @@ class ParsedQA:
 
 # Nouns that denote people; a subject or object headed by one is asked with 'who'.
 PERSON_NOUNS = frozenset("""
-man men woman women boy girl child children kid baby people person persons family father mother son
+star hero heroine man men woman women boy girl child children kid baby people person persons family father mother son
 daughter brother sister husband wife parent friend officer officers police policeman soldier troops
 minister president leader chief player players team coach manager owner driver pilot doctor nurse
 teacher student students pupil worker workers staff member members fan fans resident residents
@@ -231,8 +231,8 @@ def is_person(tok: "Token") -> bool:
         return False
     if low.endswith(PERSON_ENDINGS) or (low.endswith(PERSON_SUFFIXES) and len(low) > 5):
         return True
-    # an agent noun: 'defender', 'director', 'paraglider' (not 'tower', 'computer')
-    return low.endswith(("er", "or")) and low not in NOT_PEOPLE_ER and not low.endswith(("eer", "ier"))
+    # an agent noun of a verb: 'defender', 'director' (not 'tower', 'soccer', 'cancer')
+    return agent_noun_verb(tok) is not None or low in OCCUPATIONS
 
 
 def entity_wh(tok: "Token", *, acting: bool = False) -> str:
@@ -244,6 +244,8 @@ def entity_wh(tok: "Token", *, acting: bool = False) -> str:
     if head.ent_type_ in ("MONEY", "QUANTITY", "PERCENT") or (
             head.like_num and any(t.ent_type_ == "MONEY" for t in head.subtree)):
         return "how much"
+    if head.pos_ == "PROPN" and not head.ent_type_ and head.text[:1].isupper() and head.i > 0:
+        return "who"  # an unrecognised name mid-sentence is most often a person's
     if acting and (head.ent_type_ in AGENT_ENTITIES or (head.pos_ == "PROPN" and not head.ent_type_)
                    or head.lemma_.lower() in ("club", "government", "agency", "council", "company", "party",
                                               "university", "community", "authority", "police", "team",
@@ -501,7 +503,9 @@ def verbal_args(verb: "Token") -> list[Arg]:
         if d in OBJ and c.lower_ not in _REL_PRONOUNS:
             rng = _phrase(c)
             if rng:
-                args.append(Arg("object", c, rng, entity_wh(c)))
+                # what one has, becomes or plays is asked with 'what' even when it is a person
+                wh = "what" if verb.lemma_.lower() in ("have", "become", "play", "include") else entity_wh(c)
+                args.append(Arg("object", c, rng, wh))
         elif d == "attr" and verb.lemma_ != "be":
             rng = _phrase(c)
             if rng:
@@ -543,7 +547,8 @@ def verbal_args(verb: "Token") -> list[Arg]:
             else:
                 rng = _phrase(pobj) if pobj.dep_ == "pobj" else _edges(list(pobj.subtree))
                 if rng:
-                    args.append(Arg("prep-object", pobj, rng, entity_wh(pobj), prep=c.lower_))
+                    wh = "what" if c.lower_ in ("as", "with", "about", "in", "into") else entity_wh(pobj)
+                    args.append(Arg("prep-object", pobj, rng, wh, prep=c.lower_))
         elif d == "advcl":
             rng = _edges(list(c.subtree))
             if rng:
