@@ -120,6 +120,8 @@ PLACE_NOUNS = frozenset("""
 city town village country state county region area street road hospital home house school court
 prison station airport park church building office river sea lake island border camp field stadium
 valley mountain coast centre center district capital province airport hotel restaurant shop
+film films series show production episode programme program movie drama opera album gallery stage
+league household university college
 """.split())
 TEMPORAL_NOUNS = frozenset("""
 year years month months week weeks day days decade decades century centuries morning evening night
@@ -145,7 +147,7 @@ PLACE_PREPS = frozenset("in at on near from to into onto across through within i
 # Prepositions whose phrase is a place whatever its noun ('at the club', 'off the coast').
 ALWAYS_PLACE_PREPS = frozenset("at off near into onto inside outside across around along beyond behind "
                                "beside towards toward".split())
-MANNER_PREPS = frozenset("with by via without like".split())
+MANNER_PREPS = frozenset("by via without like".split())
 TIME_MARKS = frozenset("after before when while since until till as once whenever".split())
 CAUSE_MARKS = frozenset("because since as".split())
 _YEAR = re.compile(r"^(1[0-9]{3}|20[0-9]{2})s?$")
@@ -255,7 +257,9 @@ def entity_wh(tok: "Token", *, acting: bool = False) -> str:
 
 
 def _is_time(phrase_head: "Token") -> bool:
-    toks = list(phrase_head.subtree)
+    # the head and what precedes it ('the late 1980s', 'next season'), not a date deep inside
+    # a longer phrase ('for his role in the 2017 series')
+    toks = [t for t in phrase_head.subtree if t.i <= phrase_head.i]
     if any(t.ent_type_ in ("DATE", "TIME") for t in toks):
         return True
     return phrase_head.lower_ in TEMPORAL_NOUNS or bool(_YEAR.match(phrase_head.text))
@@ -278,6 +282,8 @@ def prep_wh(prep: "Token", verb: "Token") -> str | None:
         return "why"
     if pobj is None:
         return None
+    if p == "for" and pobj.dep_ == "pobj" and _is_time(pobj):
+        return "how"  # 'for several years': how long
     if p in TIME_PREPS:
         return "when"
     if pobj.dep_ == "pobj" and _is_time(pobj):
@@ -300,7 +306,7 @@ def clause_wh(clause: "Token") -> str:
     if m in ("because",):
         return "why"
     if m in ("if", "unless", "whether"):
-        return "when"
+        return "why"  # as the gold asks conditions
     if m in TIME_MARKS:
         return "when"
     if m in ("so", "in"):
@@ -495,6 +501,10 @@ def verbal_args(verb: "Token") -> list[Arg]:
         antecedent = _antecedent(head)
         if antecedent is not None:
             args.append(Arg("subject", antecedent[0], antecedent[1], "who"))
+    if verb.dep_ == "relcl":
+        where = next((c for c in verb.children if c.dep_ == "advmod" and c.lower_ in ("where", "when")), None)
+        if where is not None and (rng := _phrase(verb.head, drop=("relcl",))):
+            args.append(Arg("adjunct", verb.head, rng, where.lower_))  # 'the school where he played'
     rel_obj = _object_of_relative(verb)
     if rel_obj is not None and rel_obj[1] is not None:
         args.append(Arg("object", rel_obj[0], rel_obj[1], entity_wh(rel_obj[0])))
