@@ -511,7 +511,8 @@ def verbal_args(verb: "Token") -> list[Arg]:
     for c in verb.children:
         d = c.dep_
         if d in OBJ and c.lower_ not in _REL_PRONOUNS:
-            rng = _phrase(c)
+            rng, lifted = _lift_circumstances(c, verb)
+            args.extend(lifted)
             if rng:
                 # what one has, becomes or plays is asked with 'what' even when it is a person
                 wh = "what" if verb.lemma_.lower() in ("have", "become", "play", "include") else entity_wh(c)
@@ -588,6 +589,24 @@ def verbal_args(verb: "Token") -> list[Arg]:
     return args
 
 
+LIFT_PREPS = frozenset("in at on off near".split())
+
+
+def _lift_circumstances(noun: "Token", verb: "Token") -> tuple[tuple[int, int] | None, list[Arg]]:
+    """A noun phrase's range without a trailing place or time phrase that tells where or when the
+    verb's event happened ('killed his cellmate in a Texas prison'), and those phrases as the
+    verb's adjuncts (the parser attaches them to the nearest noun)."""
+    pps = [x for x in noun.children if x.dep_ == "prep" and x.i > noun.i and x.lower_ in LIFT_PREPS
+           and prep_wh(x, verb) in ("where", "when")]
+    if not pps:
+        return _phrase(noun), []
+    rng = _edges([t for t in noun.subtree if t.i < pps[0].i])
+    full = _phrase(noun)
+    if rng is not None and full is not None:
+        rng = (rng[0], min(rng[1], full[1]))
+    return rng, [Arg("adjunct", x, r, prep_wh(x, verb)) for x in pps if (r := _edges(list(x.subtree)))]
+
+
 def _has_object(args: list[Arg]) -> Arg | None:
     return next((a for a in args if a.role in ("object", "clause", "complement") ), None)
 
@@ -630,11 +649,18 @@ def verbal_questions(verb: "Token", args: list[Arg]) -> list[tuple[str, Arg]]:
 # -- copular predicates -------------------------------------------------------------------------------
 
 def _complements(be: "Token") -> list["Token"]:
+    """The copula's complements: 'a friend of Plutarch, a philosopher, historian and essayist'
+    gives one per coordinated or apposed description."""
     first = [c for c in be.children if c.dep_ in ("attr", "acomp") and c.i > be.i]
-    out = []
+    out: list["Token"] = []
     for c in first:
-        out.append(c)
-        out.extend(x for x in c.conjuncts if x.i > c.i)
+        for x in [c, *(x for x in c.conjuncts if x.i > c.i)]:
+            if x not in out:
+                out.append(x)
+            for ap in x.children:
+                if ap.dep_ == "appos" and ap not in out:
+                    out.append(ap)
+                    out.extend(y for y in ap.conjuncts if y.i > ap.i and y not in out)
     return out
 
 
@@ -659,6 +685,12 @@ def copular_qas(be: "Token", doc) -> list[ParsedQA]:
         c_text, _ = _text(doc, crng)
         out.append(ParsedQA(be.text, "copular", f"{wh} {be_words} {_question_words(c_text)}?", s_text, be.idx, s_at,
                             "subject"))
+        for p in comp.children:
+            if p.dep_ == "prep" and p.lower_ == "from" and prep_wh(p, be) == "where":
+                # 'a footballer from Mexico' -> who is from Mexico?
+                p_text, _ = _text(doc, _edges(list(p.subtree)) or (p.i, p.i))
+                out.append(ParsedQA(be.text, "copular", f"{wh} {be_words} {_question_words(p_text)}?", s_text, be.idx,
+                                    s_at, "subject"))
     if not out:
         return []
     for comp in _complements(be):
