@@ -459,7 +459,7 @@ OBJECT_CONTROL = frozenset("ask tell force allow enable encourage urge want pers
                            "invite expect permit cause lead get convince advise instruct teach remind "
                            "warn beg compel inspire pressure".split())
 
-_SUBJECT_PRONOUNS = frozenset("he she they him her them".split())
+_SUBJECT_PRONOUNS = frozenset("he she they him her them it".split())
 
 
 def _antecedent(pronoun: "Token") -> tuple["Token", tuple[int, int]] | None:
@@ -467,6 +467,16 @@ def _antecedent(pronoun: "Token") -> tuple["Token", tuple[int, int]] | None:
     Muir says she will miss ...'): gold QA-SRL gives both answers."""
     if pronoun.lower_ not in _SUBJECT_PRONOUNS:
         return None
+    if pronoun.lower_ in ("it", "they", "them"):
+        # 'The community will pay if it fails': the subject of the clause it depends on
+        root = pronoun.sent.root
+        subj = next((c for c in root.children if c.dep_ in ("nsubj", "nsubjpass") and c.i < pronoun.i), None)
+        if subj is None or subj.pos_ == "PRON" or subj.i == pronoun.i or pronoun.head.i == root.i:
+            return None
+        if (pronoun.lower_ == "it") == (subj.tag_ in ("NNS", "NNPS")):
+            return None  # number must agree
+        rng = _phrase(subj, drop=("relcl", "acl"))
+        return (subj, rng) if rng else None
     names = [e for e in pronoun.sent.ents if e.label_ in ("PERSON", "ORG") and e.end <= pronoun.i]
     if names:
         return names[0].root, (names[0].start, names[0].end - 1)
@@ -500,7 +510,7 @@ def verbal_args(verb: "Token") -> list[Arg]:
         args.append(Arg("subject", head, rng, entity_wh(head, acting=not passive)))
         antecedent = _antecedent(head)
         if antecedent is not None:
-            args.append(Arg("subject", antecedent[0], antecedent[1], "who"))
+            args.append(Arg("subject", antecedent[0], antecedent[1], entity_wh(antecedent[0], acting=not passive)))
     if verb.dep_ == "relcl":
         where = next((c for c in verb.children if c.dep_ == "advmod" and c.lower_ in ("where", "when")), None)
         if where is not None and (rng := _phrase(verb.head, drop=("relcl",))):
