@@ -344,7 +344,17 @@ def _group(verb: "Token") -> VerbGroup:
         passive = True  # 'a man kidnapped by militants'
     if any(c.dep_ == "aux" and c.lower_ == "to" for c in verb.children):
         aux = [a for a in aux if a.lower_ not in ("be", "have")]  # 'for it to be erected': was erected
+    if _imperative(verb):
+        return VerbGroup(verb, ["should"], passive, negated)  # 'Keep yourself busy': what should someone keep?
     return VerbGroup(verb, [a.lower_ for a in aux], passive, negated)
+
+
+def _imperative(verb: "Token") -> bool:
+    if verb.tag_ != "VB" or any(c.dep_ in SUBJ or c.dep_ in ("aux", "auxpass") for c in verb.children):
+        return False
+    if verb.dep_ == "ROOT":
+        return _opens_clause(verb)
+    return verb.dep_ == "conj" and _imperative(verb.head)
 
 
 def _finite(g: VerbGroup) -> bool:
@@ -881,9 +891,28 @@ def nominal_qas(noun: "Token", doc) -> list[ParsedQA]:
 
 # -- the sentence --------------------------------------------------------------------------------------
 
+def _activity_qas(verb: "Token", noun: "Token", doc) -> list[ParsedQA]:
+    """'Wenham started his acting career in the late 1980s': who acted? -> Wenham, when did
+    someone act? -> in the late 1980s. Only for a possessed noun ('his acting career'), whose
+    owner is the one doing it, when the noun is the object of a verb that has a subject."""
+    poss = next((c for c in noun.children if c.dep_ == "poss"), None)
+    governor = noun.head
+    if poss is None or noun.dep_ != "dobj" or governor.pos_ != "VERB":
+        return []
+    out = []
+    for a in verbal_args(governor):
+        if a.role == "subject" or (a.role == "adjunct" and a.wh in ("when", "where")):
+            text, at = _text(doc, a.rng)
+            q = f"{a.wh} {vf.past(verb.lemma_)}?" if a.role == "subject" else f"{a.wh} did someone {verb.lemma_.lower()}?"
+            out.append(ParsedQA(verb.text, "verbal", q, text, verb.idx, at, a.role))
+    return out
+
+
 def participle_qas(verb: "Token", doc) -> list[ParsedQA]:
     """An adjectival past participle ('a controlled explosion'): what was controlled? -> explosion."""
     noun = verb.head
+    if verb.tag_ == "VBG" and noun.pos_ == "NOUN" and noun.i > verb.i:
+        return _activity_qas(verb, noun, doc)
     if verb.tag_ != "VBN" or noun.pos_ not in ("NOUN", "PROPN") or noun.i < verb.i:
         return []
     comps = [c for c in noun.children if c.dep_ == "compound" and verb.i < c.i < noun.i]
@@ -929,6 +958,11 @@ def preposition_verb_qas(tok: "Token", doc) -> list[ParsedQA]:
     return out
 
 
+def _opens_clause(tok: "Token") -> bool:
+    """Whether only bullets, numbers or punctuation come before ``tok`` in its sentence."""
+    return all(t.is_punct or t.like_num or t.is_space or not t.text.isalnum() for t in tok.doc[tok.sent.start:tok.i])
+
+
 def _is_predicate_verb(tok: "Token") -> bool:
     if not tok.text[:1].isalpha():
         return False  # a hyphen or a symbol the tagger took for a verb
@@ -937,8 +971,9 @@ def _is_predicate_verb(tok: "Token") -> bool:
         return False
     if tok.dep_ in _SKIP_VERB_DEPS:
         return False
-    if tok.ent_type_ in ("PERSON", "ORG", "WORK_OF_ART", "GPE", "FAC", "EVENT", "LOC", "PRODUCT") and tok.text[:1].isupper():
-        return False  # part of a name ('Knots Landing')
+    if tok.ent_type_ in ("PERSON", "ORG", "WORK_OF_ART", "GPE", "FAC", "EVENT", "LOC", "PRODUCT") \
+            and tok.text[:1].isupper() and not _opens_clause(tok):
+        return False  # part of a name ('Knots Landing'); not a sentence's first word ('Keep ...')
     return tok.lemma_.lower() not in ("be",) and tok.lower_ not in PREPOSITION_VERBS
 
 
