@@ -96,7 +96,9 @@ NOUN_VERB = {"death": "die", "birth": "bear", "life": "live", "sale": "sell", "l
              "construction": "construct", "murder": "murder", "theft": "steal", "threat": "threaten",
              "attempt": "attempt", "retirement": "retire", "resignation": "resign", "closure": "close",
              "withdrawal": "withdraw", "approval": "approve", "removal": "remove", "refusal": "refuse",
-             "survival": "survive", "burial": "bury", "denial": "deny", "trial": "try", "sentence": "sentence"}
+             "survival": "survive", "burial": "bury", "denial": "deny", "trial": "try", "sentence": "sentence",
+             "injury": "injure", "recovery": "recover", "discovery": "discover", "delivery": "deliver",
+             "robbery": "rob", "victory": "win", "flood": "flood", "ban": "ban", "bans": "ban", "vote": "vote"}
 NOMINAL_SUFFIXES = (("ation", ("ate", "e", "")), ("ition", ("ite", "e", "")), ("tion", ("te", "e", "")),
                     ("sion", ("de", "se", "d", "")), ("ion", ("", "e")), ("ment", ("",)), ("ance", ("", "e")),
                     ("ence", ("", "e")), ("al", ("", "e")), ("ure", ("", "e")), ("age", ("", "e")),
@@ -110,7 +112,8 @@ title role top back book issue game season club school team city town village st
 career information organization organisation government center centre mind character board ground
 bank staple tip flower proceeding evidence course legislature podcast work emission interaction
 production performance office position opinion second view source report material interest power
-right chance opportunity ability time place part role
+right chance opportunity ability time place part role market tower site boat circle gas age track value
+smoke slit service printing sleep life addition award
 """.split())
 # Agent nouns that name an occupation rather than someone doing the verb.
 OCCUPATIONS = frozenset("actor actress painter sculptor author doctor officer senator governor mayor "
@@ -809,7 +812,26 @@ def suffix_free_event(noun: "Token") -> bool:
     """A noun spelled like its verb ('support', 'work', 'end') counts as an event only with an
     argument that events take: 'of' + a phrase, a possessor, or a light verb's subject."""
     return any((c.dep_ == "prep" and c.lower_ == "of") or c.dep_ == "poss" for c in noun.children) \
-        or _light_verb(noun) is not None
+        or _light_verb(noun) is not None or _compound_patient(noun) is not None
+
+
+def _compound_patient(noun: "Token") -> "Token | None":
+    """'smoking bans', 'stock market slump': a common-noun compound before an event noun."""
+    comps = [c for c in noun.children if c.dep_ == "compound" and c.i < noun.i and c.pos_ == "NOUN"]
+    return comps[-1] if comps and noun.tag_ in ("NN", "NNS") else None
+
+
+def _possessor(pronoun: "Token") -> tuple["Token", tuple[int, int]] | None:
+    """The person a possessive pronoun ('his', 'her') stands for: the sentence's subject when it
+    names a person before the pronoun."""
+    if pronoun.lower_ not in ("his", "her", "their"):
+        return None
+    root = pronoun.sent.root
+    subj = next((c for c in root.children if c.dep_ in ("nsubj", "nsubjpass") and c.i < pronoun.i), None)
+    if subj is None or subj.pos_ == "PRON" or entity_wh(subj, acting=True) != "who":
+        return None
+    rng = _phrase(subj, drop=("relcl", "acl"))
+    return (subj, rng) if rng else None
 
 
 def agent_noun_verb(noun: "Token") -> str | None:
@@ -861,9 +883,13 @@ def nominal_qas(noun: "Token", doc) -> list[ParsedQA]:
         elif c.dep_ == "poss" and c.lower_ not in ("its", "their") or (c.dep_ == "poss" and is_person(c)):
             wh = entity_wh(c)
             rng = _phrase(c, drop=("case",))
+            owner = _possessor(c)  # 'Shahnaz ... her marriage': Shahnaz married
+            if owner is not None:
+                c, rng = owner
             q = f"{wh} {vf.past(verb)}?" if intransitive else f"{wh} {vf.past(verb)} something?"
             add(q, c, rng, "subject")
-        elif c.dep_ == "compound" and c.i < noun.i and c.pos_ in ("NOUN", "PROPN") and _derived(noun):
+        elif c.dep_ == "compound" and c.i < noun.i and c.pos_ in ("NOUN", "PROPN") and (
+                _derived(noun) or c.i == getattr(_compound_patient(noun), "i", -1)):
             wh = entity_wh(c)
             rng = _edges(list(c.subtree))
             if intransitive:
