@@ -134,12 +134,13 @@ august september october november december yesterday today tomorrow tonight
 """.split())
 TEMPORAL_ADVERBS = frozenset("yesterday today tomorrow tonight recently now then later earlier soon "
                              "ago currently previously formerly finally eventually initially meanwhile "
-                             "annually daily weekly".split())
+                             "annually daily weekly regularly often usually sometimes".split())
 # -ly adverbs that comment on the sentence rather than say how something is done
 NOT_MANNER = frozenset("only really actually also likely probably possibly certainly clearly apparently "
                        "reportedly allegedly recently currently previously formerly finally eventually "
                        "initially early nearly mostly largely mainly merely simply generally usually "
-                       "especially particularly approximately roughly fully highly widely".split())
+                       "especially particularly approximately roughly fully highly widely additionally "
+                       "consequently accordingly similarly ultimately generally".split())
 PLACE_ADVERBS = frozenset("here there abroad home nearby overseas away locally worldwide".split())
 
 TIME_PREPS = frozenset("after before during since until till following throughout prior upon amid".split())
@@ -992,6 +993,8 @@ def _opens_clause(tok: "Token") -> bool:
 def _is_predicate_verb(tok: "Token") -> bool:
     if not tok.text[:1].isalpha():
         return False  # a hyphen or a symbol the tagger took for a verb
+    if tok.i + 1 < len(tok.doc) and tok.doc[tok.i + 1].text == "-" and len(tok.text) <= 3:
+        return False  # a prefix split off by the tokenizer ('co-founded')
     if tok.pos_ not in ("VERB",) and not (tok.pos_ == "AUX" and tok.dep_ in ("ROOT", "conj", "ccomp", "xcomp",
                                                                           "advcl", "relcl") and tok.lemma_ != "be"):
         return False
