@@ -118,3 +118,17 @@ def test_foreign_script_detection():
     assert foreign_script("東京は日本の首都です。") == "CJK"
     assert foreign_script("Москва — столица России.") == "CYRILLIC"
     assert foreign_script("42 + 7") is None
+
+
+@pytest.mark.parametrize("method", ["qasem", "triqua"])
+def test_check_in_parse_mode_makes_no_model_call(method):
+    import factgrain
+
+    backend = no_call_backend()
+    report = factgrain.check("The vote was unanimous.", "The vote was 7 to 2.", model=backend, method=method,
+                             verifier="lexical", span_mode="parse")
+    assert backend.requests == [] and report.usage.calls == 0
+    units = [r.unit for r in report.results]
+    assert units, "the copular sentence must yield a unit"
+    words = " ".join(str(u.model_dump()) for u in units)
+    assert "unanimous" in words
