@@ -36,7 +36,7 @@ class CheckOptions(BaseModel):
     aggregate: Literal["mean", "min", "harmonic"] = "harmonic"
     chunk_size: int = Field(default=DEFAULT_CHUNK_SIZE, gt=50)
     chunk_overlap: int = Field(default=DEFAULT_CHUNK_OVERLAP, ge=0)
-    span_mode: Literal["auto", "enum", "free"] = "auto"
+    span_mode: Literal["auto", "parse", "free", "enum"] = "auto"
     reflect: bool = False
     reflect_rounds: int = Field(default=1, ge=0, le=5)
     keep_prompts: bool = True

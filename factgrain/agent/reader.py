@@ -13,8 +13,11 @@ installed pipeline: the official ``en_core_web_sm``, or a larger one such as ``e
 from __future__ import annotations
 
 import os
+import re
 import threading
-from functools import lru_cache
+import unicodedata
+from collections import OrderedDict
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from factgrain.errors import ConfigurationError
@@ -69,7 +72,95 @@ def loaded_pipeline_info() -> dict[str, Any]:
     return {"name": nlp.meta.get("name"), "version": nlp.meta.get("version"), "lang": nlp.lang}
 
 
-@lru_cache(maxsize=256)
+CACHE_SIZE = 1024
+_cache: "OrderedDict[str, Doc]" = OrderedDict()
+
+
+def _remember(text: str, doc: "Doc") -> "Doc":
+    with _lock:
+        _cache[text] = doc
+        _cache.move_to_end(text)
+        while len(_cache) > CACHE_SIZE:
+            _cache.popitem(last=False)
+    return doc
+
+
 def parse(text: str) -> "Doc":
     """Parse ``text`` (cached: the same sentence or reference is read once)."""
-    return load_pipeline()(text)
+    doc = _cache.get(text)
+    if doc is not None:
+        return doc
+    return _remember(text, load_pipeline()(text))
+
+
+def parse_many(texts: "Iterable[str]", *, batch_size: int = 64) -> list["Doc"]:
+    """Parse several texts in batches (``nlp.pipe``: several times faster than one by one for
+    short sentences) and cache each, so later :func:`parse` calls on them are free."""
+    texts = list(texts)
+    missing = [t for t in dict.fromkeys(texts) if t not in _cache]
+    if missing:
+        for text, doc in zip(missing, load_pipeline().pipe(missing, batch_size=batch_size)):
+            _remember(text, doc)
+    return [parse(t) for t in texts]
+
+
+def clear_cache() -> None:
+    """Forget every parsed text (benchmarks parse afresh)."""
+    with _lock:
+        _cache.clear()
+
+
+# -- reading marked-up text and telling what the reader cannot read ---------------------------------
+
+# Inline markup the parser would read as words: HTML tags, Markdown emphasis (** __ * _ ~~ `),
+# the brackets of a Markdown link and its target. Each match is blanked character for character,
+# so every offset of the parse still indexes the original text.
+_MARKUP = re.compile(
+    r"<\/?[A-Za-z][A-Za-z0-9]*(?:\s[^<>]*)?\/?>"      # <b>, </b>, <a href=...>, <br/>
+    r"|\]\([^()\s]*\)"                                  # the '](url)' of a Markdown link
+    r"|(?<![\w\]])\[(?=[^\[\]]*\]\()"                   # the '[' that opens a Markdown link
+    r"|\*\*|__|~~|`"                                    # strong, strike, code
+    r"|(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])"           # *emphasis*
+    r"|(?<![\w_])_(?=\w)|(?<=\w)_(?![\w_])"             # _emphasis_ (never inside snake_case)
+)
+
+
+def mask_markup(text: str) -> str:
+    """``text`` with inline markup replaced by spaces of the same length (offsets unchanged)."""
+    return _MARKUP.sub(lambda m: " " * len(m.group()), text)
+
+
+def _latin(ch: str) -> bool:
+    return ch.isascii() or not ch.isalpha() or unicodedata.name(ch, "").startswith("LATIN")
+
+
+def readable_copy(text: str) -> str:
+    """What the English pipeline reads of ``text``: markup blanked and letters of non-Latin
+    scripts blanked too (it would only guess at them), every character in its place."""
+    masked = mask_markup(text)
+    if masked.isascii():
+        return masked
+    return "".join(ch if _latin(ch) else " " for ch in masked)
+
+
+def foreign_script(text: str, *, threshold: float = 0.3) -> str | None:
+    """The name of the main non-Latin script of ``text`` ('CJK', 'ARABIC', ...) when more than
+    ``threshold`` of its letters are written in one, else None. The English pipeline reads such
+    text as unknown tokens and finds no predicate in it, so callers warn instead of returning
+    nothing."""
+    letters = [ch for ch in text if ch.isalpha()]
+    if not letters:
+        return None
+    scripts: dict[str, int] = {}
+    for ch in letters:
+        if ch.isascii():
+            continue
+        name = unicodedata.name(ch, "")
+        script = name.split(" ")[0] if name else "UNKNOWN"
+        if script == "LATIN":
+            continue
+        scripts[script] = scripts.get(script, 0) + 1
+    if not scripts:
+        return None
+    script, count = max(scripts.items(), key=lambda kv: kv[1])
+    return script if sum(scripts.values()) / len(letters) > threshold else None

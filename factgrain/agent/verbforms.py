@@ -1,13 +1,13 @@
-"""A small English verb lexicon: which words are verb forms, and their base / past / participle.
+"""Verb inflection for writing QA-SRL questions: the past and participle of a lemma.
 
-Enough morphology to spot verbs without a tagger and to write QA-SRL questions ("what did
-someone establish?"); not a full inflection engine. Regular forms are derived from the base list
-with the usual spelling rules; irregular ones come from the table.
+spaCy tells which words are verbs and gives their lemma; it does not inflect. A question about a
+gerund or an infinitive needs the past form ("after finishing third" -> "who finished
+something?"), and a QANom question about a noun needs its verb's participle ("the examination of
+a man" -> "who was examined?"). Irregular forms come from the table, regular ones from the usual
+spelling rules.
 """
 
 from __future__ import annotations
-
-from functools import lru_cache
 
 # base past participle
 _IRREGULAR_TABLE = """
@@ -36,46 +36,9 @@ think thought thought; throw threw thrown; undergo underwent undergone; understa
 undertake undertook undertaken; upset upset upset; wake woke woken; wear wore worn; weep wept wept;
 win won won; wind wound wound; withdraw withdrew withdrawn; write wrote written; forecast forecast forecast;
 outgrow outgrew outgrown; overtake overtook overtaken; oversee oversaw overseen; rebuild rebuilt rebuilt;
-retell retold retold; rewrite rewrote rewritten; withhold withheld withheld; uphold upheld upheld
+retell retold retold; rewrite rewrote rewritten; withhold withheld withheld; uphold upheld upheld;
+be was been
 """
-
-# Common regular verbs (base forms). Chosen for news and biography text; a word missing here is
-# still found by its -ed/-ing ending or its position after an auxiliary.
-_REGULAR = """
-accept accuse achieve acquire act add address adjourn admit adopt affect agree aim allow announce
-answer appear apply appoint approve argue arrest arrive ask assess attack attempt attend attract
-avoid award back ban base believe belong benefit block boost borrow call campaign cancel capture
-care carry cause celebrate change charge check claim clear close collapse collect combine comment
-compete complain complete concern confirm consider contain continue contribute control convict
-cook cover create criticise criticize cross damage dance date debut decide declare decline defeat
-defend delay deliver demand deny depend describe design destroy detain develop die direct
-discover discuss dismiss display donate drop earn educate elect employ enable encourage end
-endorse enjoy enter escape establish estimate evacuate examine expand expect experience explain
-explode express extend face fail feature file fill finish fire fix focus follow force form found
-fund gain graduate grant guide handle happen hate head help hire hope host identify ignore
-impose improve include increase inform injure inquire insist install intend introduce invest
-investigate invite involve issue join judge jump kick kill kiss label land last laugh launch
-learn like limit link list listen live load look love manage march mark marry matter miss move
-murder name need note notice obtain occur offer open operate order organise organize own paint
-pass perform pick place plan play please point post praise pray prefer prepare present press
-prevent produce promise promote protect protest provide publish pull punish push question race
-raise rank reach receive recognise recognize record recover reduce refer refuse reject release
-rely remain remember remove rename repeat replace report represent require rescue research
-resign respond rest restore result retire return reveal review rob roll rule sail save score
-search seem serve settle share shop sign smoke solve spark star start state stay step stop
-study succeed suffer suggest supply support suppose surprise survive suspect suspend talk
-target tend test thank train transfer travel treat trust try turn urge use vote wait walk want
-warn watch welcome wish witness wonder work worry believe include prohibit exist repair cope
-volunteer express fold unfold bond exercise encourage lower feature star tackle bike roll airlift
-nominate diagnose adjourn kidnap free adapt appear credit discuss predict recommend reside retain
-travel tour compose direct produce educate marry divorce graduate raise relocate lessen define
-deserve involve regard consist seek obtain measure allow pray weigh rate cast film shoot act
-"""
-
-_BE = {"be", "is", "are", "was", "were", "been", "being", "am", "'s", "'re", "'m"}
-_HAVE = {"have", "has", "had", "having", "'ve", "'d"}
-_DO = {"do", "does", "did"}
-MODALS = {"will", "would", "can", "could", "shall", "should", "may", "might", "must", "'ll"}
 
 
 def _irregular() -> dict[str, tuple[str, str]]:
@@ -88,25 +51,19 @@ def _irregular() -> dict[str, tuple[str, str]]:
 
 
 IRREGULAR = _irregular()
-REGULAR = frozenset(_REGULAR.split())
-BASES = frozenset(REGULAR | IRREGULAR.keys())
 _VOWELS = set("aeiou")
+# Stems whose final consonant doubles although they are longer than the short-word rule allows.
+_DOUBLING = {"kidnap", "admit", "commit", "submit", "permit", "omit", "transfer", "refer", "prefer", "occur",
+             "control", "patrol", "compel", "expel", "propel", "equip", "regret", "upset", "forget", "begin"}
 
 
 def _doubles(base: str) -> bool:
-    """stop -> stopped, but visit -> visited: short consonant-vowel-consonant stems only."""
-    return (len(base) <= 4 and len(base) >= 3 and base[-1] not in _VOWELS | {"w", "x", "y"}
+    """stop -> stopped, but visit -> visited: short consonant-vowel-consonant stems (and a few
+    longer ones stressed on the last syllable)."""
+    if base in _DOUBLING:
+        return True
+    return (3 <= len(base) <= 4 and base[-1] not in _VOWELS | {"w", "x", "y"}
             and base[-2] in _VOWELS and base[-3] not in _VOWELS)
-
-
-def third_person(base: str) -> str:
-    if base in ("have", "be", "do", "go"):
-        return {"have": "has", "be": "is", "do": "does", "go": "goes"}[base]
-    if base.endswith(("s", "sh", "ch", "x", "z", "o")):
-        return base + "es"
-    if base.endswith("y") and base[-2:-1] not in _VOWELS:
-        return base[:-1] + "ies"
-    return base + "s"
 
 
 def regular_past(base: str) -> str:
@@ -119,90 +76,24 @@ def regular_past(base: str) -> str:
     return base + "ed"
 
 
-def gerund(base: str) -> str:
-    if base.endswith("ie"):
-        return base[:-2] + "ying"
-    if base.endswith("e") and not base.endswith(("ee", "ye", "oe")) and base != "be":
-        return base[:-1] + "ing"
-    if _doubles(base):
-        return base + base[-1] + "ing"
-    return base + "ing"
-
-
 def past(base: str) -> str:
-    if base == "be":
-        return "was"
+    """The simple past of a lemma ('find' -> 'found', 'establish' -> 'established')."""
+    base = base.lower()
     return IRREGULAR[base][0] if base in IRREGULAR else regular_past(base)
 
 
 def participle(base: str) -> str:
-    if base == "be":
-        return "been"
+    """The past participle of a lemma ('give' -> 'given', 'examine' -> 'examined')."""
+    base = base.lower()
     return IRREGULAR[base][1] if base in IRREGULAR else regular_past(base)
 
 
-@lru_cache(maxsize=1)
-def _form_table() -> dict[str, dict[str, str]]:
-    """Every known form -> {kind: base}, kind one of base / s / past / pp / ing ('found' is both
-    the past of 'find' and the base of 'found'; 'put' is a base, a past and a participle)."""
-    table: dict[str, dict[str, str]] = {}
-    for base in sorted(BASES):
-        for form, kind in ((base, "base"), (third_person(base), "s"), (past(base), "past"),
-                           (participle(base), "pp"), (gerund(base), "ing")):
-            table.setdefault(form, {}).setdefault(kind, base)
-    return table
-
-
-_PRIORITY = ("past", "pp", "ing", "s", "base")
-
-
-def lookup(word: str) -> tuple[str, str] | None:
-    """(base, kind) of a known verb form, else None; a form of several kinds reports the first of
-    past / pp / ing / s / base."""
-    entry = _form_table().get(word.lower())
-    if not entry:
-        return None
-    kind = next(k for k in _PRIORITY if k in entry)
-    return entry[kind], kind
-
-
-def kinds(word: str) -> set[str]:
-    """All the kinds a known verb form can be (empty for unknown words)."""
-    return set(_form_table().get(word.lower(), {}))
-
-
-def guess_base(word: str) -> str:
-    """The base form of a verb form, from the lexicon or from spelling rules for unknown words."""
-    w = word.lower()
-    known = lookup(w)
-    if known:
-        return known[0]
-    for suffix in ("ied", "ies"):
-        if w.endswith(suffix) and len(w) > 4:
-            return w[:-3] + "y"
-    for suffix in ("ing", "ed"):
-        if w.endswith(suffix) and len(w) > len(suffix) + 2:
-            stem = w[: -len(suffix)]
-            if len(stem) > 2 and stem[-1] == stem[-2] and stem[-1] not in "lsfz":
-                return stem[:-1]  # planned -> plan
-            if stem.endswith(("at", "iz", "is", "os", "us", "ur", "uc", "v", "c", "g", "dg", "iv", "ot")) and not stem.endswith(("ss", "ng")):
-                return stem + "e"  # diagnosed -> diagnose, located -> locate
-            return stem
-    if w.endswith("es") and w[:-2].endswith(("sh", "ch", "ss", "x")):
-        return w[:-2]
-    if w.endswith("s") and not w.endswith("ss") and len(w) > 3:
-        return w[:-1]
-    return w
-
-
-def guess_past(base: str) -> str:
-    return past(base) if base in BASES or base == "be" else regular_past(base)
-
-
-def is_aux(word: str) -> bool:
-    w = word.lower()
-    return w in _BE or w in _HAVE or w in _DO or w in MODALS
-
-
-def is_be(word: str) -> bool:
-    return word.lower() in _BE
+def third_person(base: str) -> str:
+    base = base.lower()
+    if base in ("have", "be", "do", "go"):
+        return {"have": "has", "be": "is", "do": "does", "go": "goes"}[base]
+    if base.endswith(("s", "sh", "ch", "x", "z", "o")):
+        return base + "es"
+    if base.endswith("y") and base[-2:-1] not in _VOWELS:
+        return base[:-1] + "ies"
+    return base + "s"

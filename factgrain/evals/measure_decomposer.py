@@ -1,16 +1,18 @@
 """Measure the QA decomposer alone against the gold QAs of ``qasem_consistency``.
 
 The ``qasem-decomposer`` benchmark task checks whole responses (decomposition *and* verification);
-this script runs only the decomposer, so a change to the candidate heuristics can be measured in
-seconds. It reuses that task's token alignment and matching, so the figures are the same kind:
-a predicted QA matches a gold QA of the same response when the predicate is the same token and the
-answer-token IOU is >= 0.3, one to one (the QASem parser's scoring).
+this script runs only the decomposer, so a change to the reader can be measured in seconds. It
+reuses that task's token alignment and matching, so the figures are the same kind: a predicted QA
+matches a gold QA of the same response when the predicate is the same token and the answer-token
+IOU is >= 0.3, one to one (the QASem parser's scoring).
 
-Figures: predicate recall, QA precision / recall / F1, QAs per sentence, and the wh-word agreement
-on matched pairs (the only figure the question text, hence the model's slot choice, can move).
+Figures: predicate recall, QA precision / recall / F1, QAs per sentence, the wh-word agreement on
+matched pairs, and decomposition speed (sentences per second).
 
-    python -m factgrain.evals.measure_decomposer --split dev                      # embedded SmolLM2-135M
-    python -m factgrain.evals.measure_decomposer --split dev --model scripted/what  # heuristics only
+    python -m factgrain.evals.measure_decomposer --split dev                     # offline spaCy reader
+    python -m factgrain.evals.measure_decomposer --split dev --span-mode free --model openai/...
+
+In ``parse`` mode the backend is one that fails on any call: the offline path must make none.
 """
 
 from __future__ import annotations
@@ -21,19 +23,24 @@ import json
 import time
 from typing import Any
 
-from factgrain.evals.tasks.qasem_decomposer import covered, match, token_offsets
-
-_WH = ("who", "what", "when", "where", "why", "how")
+from factgrain.evals.tasks.qasem_decomposer import covered, match, token_offsets, wh_word
 
 
-def wh_word(question: str) -> str:
-    """The question's wh-word ('how much' / 'how long' count as 'how'); '' when there is none."""
-    first = question.strip().lower().split()[:1]
-    return first[0] if first and first[0] in _WH else ""
+def no_call_backend() -> Any:
+    """A backend that fails the run on any model call (for the offline ``parse`` mode)."""
+    from factgrain.backends.scripted import ScriptedBackend
+
+    def refuse(req: Any) -> Any:
+        raise AssertionError(f"the offline reader made a model call ({req.kind})")
+
+    return ScriptedBackend(handler=refuse)
 
 
-def build_backend(spec: str) -> Any:
-    """A backend from ``provider/model``; ``scripted/<word>`` answers every slot choice with <word>."""
+def build_backend(spec: str | None) -> Any:
+    """A backend from ``provider/model``; ``scripted/<word>`` answers every call with <word>;
+    None: :func:`no_call_backend`."""
+    if spec is None:
+        return no_call_backend()
     if spec.startswith("scripted/"):
         from factgrain.backends.scripted import ScriptedBackend
 
@@ -92,7 +99,8 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
             "wh_agreement": t["wh_same"] / t["matched"] if t["matched"] else None}
 
 
-async def measure(split: str, model: str, *, limit: int | None = None, span_mode: str = "enum") -> tuple[dict, list]:
+async def measure(split: str, model: str | None = None, *, limit: int | None = None,
+                  span_mode: str = "parse") -> tuple[dict, list]:
     from factgrain.agent.decompose.qasem import QASemDecomposer
     from factgrain.evals.datasets import load_responses
 
@@ -102,6 +110,8 @@ async def measure(split: str, model: str, *, limit: int | None = None, span_mode
         for ex in load_responses(split, limit=limit):
             dec = QASemDecomposer(backend, span_mode=span_mode)
             records.append(await score_response(ex, dec))
+        if span_mode == "parse" and getattr(backend, "requests", None):
+            raise AssertionError("the offline reader made model calls")
     finally:
         close = getattr(backend, "aclose", None)
         if close is not None:
@@ -112,14 +122,16 @@ async def measure(split: str, model: str, *, limit: int | None = None, span_mode
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--split", default="dev", choices=["dev", "test"])
-    ap.add_argument("--model", default="embedded/smollm2-135m")
+    ap.add_argument("--model", default=None, help="provider/model for --span-mode free (parse mode calls none)")
     ap.add_argument("--limit", type=int)
-    ap.add_argument("--span-mode", default="enum", choices=["enum", "free"])
+    ap.add_argument("--span-mode", default="parse", choices=["parse", "free", "enum"])
     ap.add_argument("--records", help="write one JSON line per response here")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     summary, records = asyncio.run(measure(args.split, args.model, limit=args.limit, span_mode=args.span_mode))
-    summary.update(split=args.split, model=args.model, seconds=round(time.perf_counter() - t0, 1))
+    seconds = time.perf_counter() - t0
+    summary.update(split=args.split, span_mode=args.span_mode, model=args.model, seconds=round(seconds, 1),
+                   sentences_per_second=round(summary["sentences"] / seconds, 1) if seconds else None)
     if args.records:
         with open(args.records, "w", encoding="utf-8") as fh:
             for rec in records:

@@ -1,6 +1,6 @@
 import pytest
 
-from factgrain.agent.decompose.qasem import MAX_SLOT_CALLS, QADecomposition, QASemDecomposer
+from factgrain.agent.decompose.qasem import QADecomposition, QASemDecomposer
 from factgrain.agent.segment import segment
 from factgrain.backends.scripted import ScriptedBackend
 from factgrain.errors import StructuredOutputError
@@ -40,42 +40,37 @@ async def test_failed_sentence_is_recorded_not_fatal():
     assert units == [] and len(dec.warnings) == 2 and "decomposition failed" in dec.warnings[0]
 
 
-async def test_enum_mode_only_chooses_slots():
+def no_call_backend():
+    return ScriptedBackend(handler=lambda req: pytest.fail(f"the offline reader made a model call ({req.kind})"))
+
+
+async def test_parse_mode_reads_the_sentence_without_a_model_call():
     sentence = "Old Tom fell in the Annalong Valley while walking."
-    replies = {"Old Tom": "who", "in the Annalong Valley": "what"}  # the place is decided without the model
-
-    def handler(req):
-        phrase = req.last_user.split("Phrase: ")[1].split("\n")[0]
-        return replies.get(phrase, "none")
-
-    backend = ScriptedBackend(handler=handler)
-    units = await QASemDecomposer(backend, span_mode="enum").decompose(segment(sentence))
-    assert [(u.predicate, u.question, u.answer) for u in units] == [
-        ("fell", "who fell?", "Old Tom"), ("fell", "where did someone fall?", "in the Annalong Valley"),
-        ("fell", "when did someone fall?", "while walking"),
-        ("walking", "who walked?", "Old Tom")]  # 'while walking' shares the subject, asked about once
-    assert [r.kind for r in backend.requests] == ["chat"]
+    backend = no_call_backend()
+    dec = QASemDecomposer(backend, span_mode="parse")
+    units = await dec.decompose(segment(sentence))
+    got = {(u.predicate, u.question, u.answer) for u in units}
+    assert ("fell", "who fell?", "Old Tom") in got
+    assert ("fell", "where did someone fall?", "in the Annalong Valley") in got
+    assert backend.requests == [] and dec.prompt_versions() == {}
     for u in units:
         assert sentence[u.answer_span.start:u.answer_span.end] == u.answer
         assert sentence[u.predicate_span.start:u.predicate_span.end] == u.predicate
-    # a person noun or a pronoun needs no model call at all
-    backend = ScriptedBackend(handler=handler)
-    units = await QASemDecomposer(backend, span_mode="enum").decompose(segment(SENT))
-    assert units[0].question == "who fell?" and units[0].answer == "A man" and backend.requests == []
 
 
-async def test_enum_mode_offers_role_choices_and_caps_model_calls():
-    seen = []
+async def test_enum_is_a_deprecated_alias_of_parse():
+    with pytest.warns(DeprecationWarning, match="enum"):
+        dec = QASemDecomposer(no_call_backend(), span_mode="enum")
+    assert dec.span_mode == "parse"
+    assert await dec.decompose(segment(SENT))
 
-    def handler(req):
-        seen.append(req.last_user)
-        return "what"
 
-    sentence = "Acme thanked Bolt, Cole praised Dana, Evans hired Ford, Gray paid Hale, Irwin met Jones, and Kent called Lowe."
-    backend = ScriptedBackend(handler=handler)
-    await QASemDecomposer(backend, span_mode="enum").decompose(segment(sentence))
-    assert "(who, what)" in seen[0] and "Role: subject" in seen[0]
-    assert len(backend.requests) == MAX_SLOT_CALLS  # more phrases than that, but the calls are capped
+async def test_offsets_count_from_the_sentence_start():
+    text = "It rained. The press publishes books."
+    units = await QASemDecomposer(no_call_backend(), span_mode="parse").decompose(segment(text))
+    books = next(u for u in units if u.answer == "books")
+    assert books.sentence_index == 1 and text[books.answer_span.start:books.answer_span.end] == "books"
+    assert books.question == "what does something publish?"
 
 
 def test_structured_failure_is_typed():

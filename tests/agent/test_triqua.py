@@ -4,7 +4,7 @@ import re
 import pytest
 
 from factgrain.agent import aggregate as agg
-from factgrain.agent.decompose import triqua_rules as rules
+from factgrain.agent.decompose import triqua_parse as rules
 from factgrain.agent.decompose.triqua import TriQuaDecomposer, TriQuaDecomposition
 from factgrain.agent.evaluator import Evaluator
 from factgrain.agent.segment import segment
@@ -111,13 +111,13 @@ async def test_failed_chunk_is_a_warning_not_fatal():
     assert "chunk 0: decomposition failed" in dec.warnings[0] and dec.failed_sentences == [0]
 
 
-# -- the small-model path -------------------------------------------------------------------------
+# -- the offline path: facts from the dependency parse -------------------------------------------
 
 def _show(sentence):
     out = []
     for f in rules.facts(sentence):
         g = (lambda r: sentence[r[0]:r[1]] if r else None)
-        out.append((g(f.subject), g(f.relation), g(f.object), [(q.type and q.type.value, sentence[q.start:q.end]) for q in f.qualifiers]))
+        out.append((g(f.subject), g(f.relation), g(f.object), [(q.type.value, g(q.range)) for q in f.qualifiers]))
     return out
 
 
@@ -131,33 +131,48 @@ def _show(sentence):
       ("Marie Curie", "won", "the Nobel Prize", [("temporal", "in 1903"), ("causal", "because of her research on radioactivity")])]),
     ("If it rains, the match will be played on Sunday.",
      [("the match", "will be played", None, [("condition", "If it rains"), ("temporal", "on Sunday")])]),
+    # 'in Physics' is a field, not a place; Stockholm is a place
+    ("She won the Nobel Prize in Physics in 1903 in Stockholm.",
+     [("She", "won", "the Nobel Prize in Physics", [("temporal", "in 1903"), ("spatial", "in Stockholm")])]),
+    ("According to the BBC, the bridge collapsed after the storm due to heavy rain.",
+     [("the bridge", "collapsed", None, [("source", "According to the BBC"), ("sequential", "after the storm"),
+                                         ("causal", "due to heavy rain")])]),
+    ("The vote was unanimous.", [("The vote", "was", "unanimous", [])]),
     ("Hello there", []),
 ])
-def test_rules_give_triples_and_typed_qualifiers(sentence, expected):
+def test_parse_gives_triples_and_typed_qualifiers(sentence, expected):
     assert _show(sentence) == expected
 
 
-async def test_enum_mode_france_needs_no_model_call():
+async def test_parse_mode_france_needs_no_model_call():
     backend = ScriptedBackend(handler=lambda req: pytest.fail("the model should not be asked"))
     text = "Paris is big. " + FRANCE + " It was the largest country of the union."
-    units = await TriQuaDecomposer(backend, span_mode="enum").decompose(segment(text))
+    dec = TriQuaDecomposer(backend, span_mode="parse")
+    units = await dec.decompose(segment(text))
     f = units[1]
     assert f.id == "s1.u0" and (f.subject, f.relation, f.object) == ("France", "population was", "64.5 million")
     assert [q.type.value for q in f.qualifiers] == ["temporal", "constraint"]
     spans_are_exact(f, text)
     it = units[2]  # the pronoun takes the previous sentence's subject, span and all
     assert (it.subject, it.subject_span, it.object) == ("France", f.subject_span, "the largest country of the union")
+    assert backend.requests == [] and dec.prompt_versions() == {}
 
 
-async def test_enum_mode_asks_only_for_ambiguous_qualifiers():
+async def test_parse_mode_types_every_qualifier_itself():
     sentence = "The council gave the medal to the nurse for her courage."
-    replies = iter(["attribute", "nonsense"])
-    backend = ScriptedBackend(handler=lambda req: next(replies))
-    units = await TriQuaDecomposer(backend, span_mode="enum").decompose(segment(sentence))
-    asked = [re.search(r"Phrase: (.*)", r.last_user).group(1) for r in backend.requests]
-    assert asked == ["to the nurse", "for her courage"]
-    # the first label is taken, the unusable second one drops its qualifier
-    assert [(q.type.value, q.value) for q in units[0].qualifiers] == [("attribute", "to the nurse")]
+    backend = ScriptedBackend(handler=lambda req: pytest.fail("the model should not be asked"))
+    units = await TriQuaDecomposer(backend, span_mode="parse").decompose(segment(sentence))
+    assert [(q.type.value, q.value) for q in units[0].qualifiers] == [("attribute", "to the nurse"),
+                                                                     ("attribute", "for her courage")]
+    spans_are_exact(units[0], sentence)
+
+
+async def test_parse_mode_warns_on_a_script_it_cannot_read():
+    text = "Paris is the capital of France.\n\n巴黎是法国的首都。"
+    dec = TriQuaDecomposer(ScriptedBackend(handler=lambda req: pytest.fail("no call")), span_mode="parse")
+    units = await dec.decompose(segment(text))
+    assert {u.sentence_index for u in units} == {0}
+    assert len(dec.warnings) == 1 and "sentence 1" in dec.warnings[0] and "CJK" in dec.warnings[0]
 
 
 # -- a long document, in chunks -------------------------------------------------------------------
@@ -351,8 +366,8 @@ def test_cli_check_method_triqua(tmp_path, monkeypatch, capsys):
 
 @pytest.mark.embedded
 async def test_embedded_model_decomposes_france(embedded_backend):
-    dec = TriQuaDecomposer(embedded_backend)  # auto -> enum for the embedded model
-    assert dec.span_mode == "enum"
+    dec = TriQuaDecomposer(embedded_backend)  # auto -> the offline parse for the embedded model
+    assert dec.span_mode == "parse"
     units = await dec.decompose(segment(FRANCE + " The ministry gave the figure for the census."))
     f = units[0]
     assert (f.subject, f.object) == ("France", "64.5 million")

@@ -127,6 +127,7 @@ def test_decomposer_scores_gold_qas_as_a_near_perfect_decomposer(tmp_path, data_
                    settings=EvalSettings(model=ScriptedBackend(handler=replay), verifier="llm"))
     fig = res.tables[0].data["all"]
     assert fig["predicate_recall"] > 0.8 and fig["precision"] > 0.8, fig
+    assert fig["wh_agreement"] > 0.95  # the replayed questions are gold's own
     # the aggregate is the micro-average of the per-response counts in the file
     recs = lines(tmp_path)
     assert fig["recall"] == pytest.approx(sum(r["matched"] for r in recs) / sum(r["n_gold"] for r in recs))

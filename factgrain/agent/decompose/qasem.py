@@ -1,18 +1,16 @@
 """QA-pair decomposition (QASemConsistency): one question-answer pair per predicate-argument
 relation, for verbal, nominal and copular predicates. Answers are spans of the sentence.
 
-Two ways of asking:
+Two ways of reading a sentence:
 
+* ``span_mode="parse"`` - offline, no model call: the predicates, their arguments and the
+  question words come from spaCy's dependency parse (:mod:`.qasem_parse`). Answers and predicates
+  are the parse's own character offsets. ``enum`` is a deprecated alias.
 * ``span_mode="free"`` - the model writes predicate, question and answer; validators locate the
   answer and predicate in the sentence and re-ask when they are not there.
-* ``span_mode="enum"`` - for small local models, which otherwise copy the whole sentence into
-  every field: a rule-based reader (``factgrain.agent.candidates.frames``) finds the predicates and
-  their subjects, objects and modifiers as exact spans; the phrase's shape gives the wh-word where
-  it can, and the model chooses the rest from a closed list per role (who/what for participants,
-  where/when/how/why/what for modifiers: one grammar-constrained token, at most MAX_SLOT_CALLS per
-  sentence). See docs/decomposition.md.
 
-``auto`` picks ``enum`` for the embedded backend and ``free`` for everything else.
+``auto`` is decided by :func:`factgrain.agent.decompose.base.resolve_span_mode` (the tier table).
+See docs/decomposition.md.
 """
 
 from __future__ import annotations
@@ -21,13 +19,12 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, Field, ValidationInfo, field_validator
 
-from factgrain.agent import verbforms as vf
-from factgrain.agent.candidates import Arg, Frame, frames
 from factgrain.agent.decompose import context as ctx
-from factgrain.agent.decompose.base import Decomposer, register_decomposer, resolve_span_mode
+from factgrain.agent.decompose import parse_mode, qasem_parse
+from factgrain.agent.decompose.base import Decomposer, register_decomposer
 from factgrain.agent.locate import locate, locate_word
-from factgrain.prompts import DECOMPOSE_QASEM, QASEM_SLOT, defuse
-from factgrain.schemas.spans import Document, Sentence
+from factgrain.prompts import DECOMPOSE_QASEM, defuse
+from factgrain.schemas.spans import Document, Sentence, Span
 from factgrain.schemas.units import PredicateType, QAPair
 
 MAX_QAS_PER_SENTENCE = 12
@@ -87,145 +84,61 @@ class QADecomposition(BaseModel):
     qas: list[QADraft] = Field(default_factory=list, max_length=MAX_QAS_PER_SENTENCE)
 
 
-ROLE_WORDS = {"subject": "subject (who or what does it / is it)", "object": "object (who or what it is done to)",
-              "agent": "agent (who or what did it)", "noun-arg": "participant", "adjunct": "modifier",
-              "complement": "complement", "clause": "complement"}
-MAX_SLOT_CALLS = 10  # model calls per sentence; phrases past this take their role's default word
-
-
-def _placeholder(wh: str | None) -> str:
-    return "someone" if wh == "who" else "something"
-
-
-def _inverted(frame: Frame, subj: str) -> str:
-    """The verb group with the subject placeholder moved after the first auxiliary, the way a
-    QA-SRL question asks about a non-subject argument: 'will someone miss', 'did someone fail'."""
-    aux = [a.lower() for a in frame.aux]
-    verb = frame.predicate.lower()
-    if aux:
-        return " ".join([aux[0], subj, *aux[1:], verb])
-    if frame.passive:
-        return f"was {subj} {verb}"
-    if frame.form == "ing":
-        return f"is {subj} {verb}"
-    if frame.form == "s":
-        return f"does {subj} {frame.base}"
-    if frame.form == "base":
-        return f"do {subj} {frame.base}"
-    return f"did {subj} {frame.base}"
-
-
-def slot_question(wh: str, frame: Frame, arg: Arg, *, subject_wh: str | None = None,
-                  description: str = "") -> str:
-    """A QA-SRL style question for one argument of a frame ('who died?', 'what did someone fail to
-    do?', 'where was someone kidnapped?'), built from the sentence's own verb group."""
-    subj = _placeholder(subject_wh)
-    if frame.kind == "copular":
-        return f"{wh} {' '.join(a.lower() for a in frame.aux)} {description}?"
-    if frame.kind == "nominal":
-        return f"{wh} is involved in the {frame.predicate.lower()}?"
-    has_object = any(a.role in ("object", "complement", "clause") for a in frame.args)
-    verb = frame.predicate.lower()
-    aux = " ".join(a.lower() for a in frame.aux)
-    if arg.role == "subject":
-        if frame.passive:
-            return f"{wh} {aux or 'was'} {verb}?"
-        if aux:
-            head = f"{aux} {verb}"
-        elif frame.form == "ing" and arg.start < frame.start:
-            head = f"is {verb}"
-        elif frame.form in ("inf", "ing", "gerund"):
-            head = vf.guess_past(frame.base)
-        else:
-            head = verb
-        obj = " to do something" if any(a.role == "complement" for a in frame.args) else (" something" if has_object else "")
-        return f"{wh} {head}{obj}?"
-    if arg.role == "agent":
-        return f"{wh} {vf.guess_past(frame.base)} {subj}?"
-    if arg.role == "complement":
-        return f"{wh} {_inverted(frame, subj)} to do?"
-    tail = " something" if arg.role == "adjunct" and has_object else ""
-    return f"{wh} {_inverted(frame, subj)}{tail}?"
-
-
 def _predicate_type(word: str, declared: str | None = None) -> PredicateType:
     if declared in PredicateType.__members__:
         return PredicateType(declared)
     if word.lower() in {"is", "was", "are", "were", "be", "been"}:
         return PredicateType.copular
-    from factgrain.agent.candidates import is_verb_like
-
-    return PredicateType.verbal if is_verb_like(word) else PredicateType.nominal
+    return PredicateType.verbal
 
 
 @register_decomposer("qasem")
 class QASemDecomposer(Decomposer):
     name: ClassVar[str] = "qasem"
-    prompt_names: ClassVar[tuple[str, ...]] = ("decompose_qasem", "qasem_slot")
+    prompt_names: ClassVar[tuple[str, ...]] = ("decompose_qasem",)
 
-    def __init__(self, backend: Any, *, span_mode: str = "auto", prompt: Any = None, slot_prompt: Any = None,
+    def __init__(self, backend: Any, *, span_mode: str = "auto", prompt: Any = None,
                  max_qas_per_sentence: int = MAX_QAS_PER_SENTENCE, **options: Any):
         super().__init__(backend, **options)
-        self.span_mode = resolve_span_mode(span_mode, backend)
+        self.span_mode = parse_mode.span_mode_of(span_mode, backend)
         self.prompt = prompt or DECOMPOSE_QASEM
-        self.slot_prompt = slot_prompt or QASEM_SLOT
         self.max_qas = max_qas_per_sentence
+
+    def prompt_versions(self) -> dict[str, str]:
+        return {} if self.span_mode == "parse" else super().prompt_versions()  # no prompt is used offline
 
     def _messages(self, sentence: Sentence, doc: Document) -> list[dict[str, str]]:
         return self.prompt.render(question_block=ctx.question_block(doc),
                                   context_block=ctx.context_block(ctx.sentence_context(doc, sentence)),
                                   sentence=defuse(sentence.text))
 
+    async def decompose(self, doc: Document) -> list[QAPair]:
+        if self.span_mode == "parse":
+            parse_mode.parse_sentences(doc)  # one batched parse of every sentence, then cached
+        return await super().decompose(doc)
+
     async def decompose_sentence(self, sentence: Sentence, doc: Document) -> list[QAPair]:
+        if self.span_mode == "parse":
+            return self._to_units(sentence, self._parse_drafts(sentence))
         messages = self._messages(sentence, doc)
         drafts: list[Draft] = []
-        if self.span_mode == "enum":
-            drafts = await self._slot_drafts(sentence)
-        else:
-            obj, _ = await self.backend.structured(
-                messages, QADecomposition, context={"sentence": sentence.text}, max_tokens=80 * self.max_qas
-            )
-            for qa in obj.qas:
-                drafts.append((qa.predicate, qa.predicate_type, qa.question.strip(), qa.answer.strip()))
+        obj, _ = await self.backend.structured(
+            messages, QADecomposition, context={"sentence": sentence.text}, max_tokens=80 * self.max_qas
+        )
+        for qa in obj.qas:
+            drafts.append((qa.predicate, qa.predicate_type, qa.question.strip(), qa.answer.strip()))
         return self._to_units(sentence, drafts)
 
-    async def _slot_drafts(self, sentence: Sentence) -> list[Draft]:
-        """Small-model path: the deterministic reader finds each predicate and its arguments
-        (exact spans); the model only picks the question word where the structure leaves a
-        choice (one constrained token, at most MAX_SLOT_CALLS per sentence, each phrase once)."""
-        text = sentence.text
-        chosen: dict[tuple[str, tuple[str, ...], str], str] = {}
-        drafts: list[Draft] = []
-        for frame in frames(text):
-            descriptions = frame.descriptions
-            subject_wh = None
-            for i, arg in enumerate(frame.args):
-                wh = arg.wh or await self._choose(text, frame, arg, chosen)
-                if wh is None:
-                    continue
-                if arg.role == "subject":
-                    subject_wh = subject_wh or wh
-                q = slot_question(wh, frame, arg, subject_wh=subject_wh,
-                                  description=descriptions[i] if i < len(descriptions) else "")
-                drafts.append((frame.predicate, frame.kind, q, arg.text, frame.start, arg.start))
-        return drafts
-
-    async def _choose(self, text: str, frame: Frame, arg: Arg, chosen: dict) -> str | None:
-        role = "modifier" if arg.role == "adjunct" else "entity"
-        key = (arg.text, arg.choices, role)
-        if key in chosen:
-            return chosen[key]
-        if sum(1 for k in chosen if k[0] != "#default") >= MAX_SLOT_CALLS:
-            return "what" if "what" in arg.choices else arg.choices[0]
-        messages = self.slot_prompt.render(sentence=defuse(text), predicate=defuse(frame.predicate),
-                                           phrase=defuse(arg.text), role=ROLE_WORDS.get(arg.role, arg.role),
-                                           choices=", ".join(arg.choices))
-        result = await self.backend.chat(messages, max_tokens=3, choices=list(arg.choices))
-        wh = result.text.strip().lower()
-        if wh not in arg.choices:
-            return None
-        chosen[key] = wh
-        return wh
+    def _parse_drafts(self, sentence: Sentence) -> list[Draft]:
+        """The offline reader (no model call): one draft per predicate-argument relation of the
+        sentence's dependency parse, as (predicate, type, question, answer, predicate offset,
+        answer offset), offsets counted in the sentence. A sentence written mostly in a script the
+        English pipeline cannot read gets a warning naming it (only its Latin-script words are read)."""
+        script = parse_mode.unreadable(sentence.text)
+        if script is not None:
+            self.warnings.append(parse_mode.unreadable_warning(sentence, script))
+        return [(q.predicate, q.predicate_type, q.question, q.answer, q.predicate_start, q.answer_start)
+                for q in qasem_parse.read_qas(sentence.text)]
 
     def _to_units(self, sentence: Sentence, drafts: list[Draft]) -> list[QAPair]:
         units: list[QAPair] = []
@@ -235,13 +148,15 @@ class QASemDecomposer(Decomposer):
             if key in seen:
                 continue  # the same relation twice adds nothing
             seen.add(key)
-            # the enum path knows where its predicate and answer are; the free path does not
+            # the parse path knows where its predicate and answer are; the free path does not
             pred_at, answer_at = hints if hints else (None, None)
-            answer_span = locate(answer, sentence.text, offset=sentence.start, near=answer_at)
+            answer_span = _exact(answer, sentence, answer_at) or locate(
+                answer, sentence.text, offset=sentence.start, near=answer_at)
             if answer_span is None:
                 continue
-            pred_span = locate_word(predicate, sentence.text, offset=sentence.start,
-                                    near=pred_at if pred_at is not None else answer_span.start - sentence.start)
+            pred_span = _exact(predicate, sentence, pred_at) or locate_word(
+                predicate, sentence.text, offset=sentence.start,
+                near=pred_at if pred_at is not None else answer_span.start - sentence.start)
             units.append(
                 QAPair(
                     id=f"s{sentence.index}.u{len(units)}",
@@ -256,3 +171,10 @@ class QASemDecomposer(Decomposer):
                 )
             )
         return units
+
+
+def _exact(words: str, sentence: Sentence, at: int | None) -> Span | None:
+    """The span of ``words`` at offset ``at`` of the sentence, when they are there."""
+    if at is None or sentence.text[at:at + len(words)] != words or not words:
+        return None
+    return Span(start=sentence.start + at, end=sentence.start + at + len(words), text=words)

@@ -8,11 +8,11 @@ Two ways of asking:
   modes (question yes/no x chunked yes/no). Validators check that the object and every qualifier
   value are copied from the text and re-ask when they are not; every component is then snapped to
   its character span and each fact to the sentence that holds it.
-* ``span_mode="enum"`` - for small local models: the facts of each sentence come from its shape
-  (:mod:`.triqua_rules`) and the model only labels the qualifiers whose wording does not give their
-  type away (one grammar-constrained word each).
+* ``span_mode="parse"`` - offline, no model call: the facts of each sentence come from spaCy's
+  dependency parse (:mod:`.triqua_parse`): the base triple from subject, verb group and object,
+  qualifiers typed by their opening words and entities. ``enum`` is a deprecated alias.
 
-``auto`` picks ``enum`` for the embedded backend and ``free`` for everything else.
+``auto`` is decided by :func:`factgrain.agent.decompose.base.resolve_span_mode` (the tier table).
 """
 
 from __future__ import annotations
@@ -23,16 +23,15 @@ from typing import Any, ClassVar, Literal
 from pydantic import BaseModel, Field, ValidationInfo, field_validator
 
 from factgrain.agent.decompose import context as ctx
-from factgrain.agent.decompose import triqua_rules as rules
-from factgrain.agent.decompose.base import Decomposer, register_decomposer, resolve_span_mode
+from factgrain.agent.decompose import parse_mode, triqua_parse
+from factgrain.agent.decompose.base import Decomposer, register_decomposer
 from factgrain.agent.locate import locate, locate_word
-from factgrain.prompts import TRIQUA_MODES, TRIQUA_QUALIFIER, defuse
+from factgrain.prompts import TRIQUA_MODES, defuse
 from factgrain.schemas.spans import Document, Sentence, Span
 from factgrain.schemas.units import HyperRelationalFact, Qualifier, QualifierType
 
 MAX_FACTS_PER_PASSAGE = 60
 MAX_QUALIFIERS = 6
-QUALIFIER_CHOICES = [t.value for t in QualifierType]
 _STOP = {"a", "an", "the", "of", "is", "was", "are", "were", "has", "have", "had", "be", "been", "to", "in", "on", "at", "by", "for"}
 
 
@@ -116,19 +115,22 @@ def _relation_words(relation: str, text: str) -> list[Span]:
 @register_decomposer("triqua")
 class TriQuaDecomposer(Decomposer):
     name: ClassVar[str] = "triqua"
-    prompt_names: ClassVar[tuple[str, ...]] = (*(p.name for p in TRIQUA_MODES.values()), "triqua_qualifier")
+    prompt_names: ClassVar[tuple[str, ...]] = tuple(p.name for p in TRIQUA_MODES.values())
 
     def __init__(self, backend: Any, *, span_mode: str = "auto", prompts: dict[tuple[bool, bool], Any] | None = None,
-                 qualifier_prompt: Any = None, max_facts: int = MAX_FACTS_PER_PASSAGE, **options: Any):
+                 max_facts: int = MAX_FACTS_PER_PASSAGE, **options: Any):
         super().__init__(backend, **options)
-        self.span_mode = resolve_span_mode(span_mode, backend)
+        self.span_mode = parse_mode.span_mode_of(span_mode, backend)
         self.prompts = {**TRIQUA_MODES, **(prompts or {})}
-        self.qualifier_prompt = qualifier_prompt or TRIQUA_QUALIFIER
         self.max_facts = max_facts
+
+    def prompt_versions(self) -> dict[str, str]:
+        return {} if self.span_mode == "parse" else super().prompt_versions()  # no prompt is used offline
 
     # -- free mode: the paper's passage-level extraction -----------------------------------------
     async def decompose(self, doc: Document) -> list[HyperRelationalFact]:
-        if self.span_mode == "enum":
+        if self.span_mode == "parse":
+            parse_mode.parse_sentences(doc)  # one batched parse of every sentence, then cached
             return _resolve_pronouns(await super().decompose(doc))  # sentence by sentence
         return await self._each([c for c in doc.chunks if c.sentence_indices], "chunk",
                                 lambda c: list(c.sentence_indices), lambda c: self.decompose_chunk(c.index, doc))
@@ -150,9 +152,9 @@ class TriQuaDecomposer(Decomposer):
         return await self._free(doc, sentences, ctx.previous_chunk(doc, chunk_index))
 
     async def decompose_sentence(self, sentence: Sentence, doc: Document) -> list[HyperRelationalFact]:
-        """One sentence alone (enum mode's unit of work; also used to redo a single sentence)."""
-        if self.span_mode == "enum":
-            return await self._enum(sentence)
+        """One sentence alone (parse mode's unit of work; also used to redo a single sentence)."""
+        if self.span_mode == "parse":
+            return self._parse_facts(sentence)
         return await self._free(doc, [sentence], ctx.sentence_context(doc, sentence))
 
     async def _free(self, doc: Document, sentences: list[Sentence], context: str) -> list[HyperRelationalFact]:
@@ -223,38 +225,33 @@ class TriQuaDecomposer(Decomposer):
             subject_span=subj_span, relation_span=rel_span, object_span=obj_span,
         )
 
-    # -- enum mode: the sentence's shape gives the facts, the model labels qualifiers ----------
-    async def _enum(self, sentence: Sentence) -> list[HyperRelationalFact]:
+    # -- parse mode: the facts come from the dependency parse, no model call ----------------------
+    def _parse_facts(self, sentence: Sentence) -> list[HyperRelationalFact]:
+        """The facts of one sentence from spaCy's parse (exact spans). A sentence written mostly in a script
+        the English pipeline cannot read gets a warning naming it (only its Latin-script words are read)."""
+        script = parse_mode.unreadable(sentence.text)
+        if script is not None:
+            self.warnings.append(parse_mode.unreadable_warning(sentence, script))
         text, off = sentence.text, sentence.start
         units = []
-        for found in rules.facts(text):
-            relation = text[found.relation[0]:found.relation[1]] if found.relation else "is"
-            quals = []
-            for q in found.qualifiers[:MAX_QUALIFIERS]:
-                qtype = q.type or await self._label(text, relation, text[q.start:q.end])
-                if qtype is not None:
-                    quals.append(Qualifier(type=qtype, value=text[q.start:q.end], span=_span(text, off, (q.start, q.end))))
+        for found in triqua_parse.facts(text):
+            quals = [Qualifier(type=q.type, value=text[q.range[0]:q.range[1]], span=_span(text, off, q.range))
+                     for q in found.qualifiers[:MAX_QUALIFIERS]]
             subj = _span(text, off, found.subject)
             obj = _span(text, off, found.object)
             units.append(HyperRelationalFact(
                 id=f"s{sentence.index}.u{len(units)}", sentence_index=sentence.index, chunk_index=sentence.chunk_index,
-                subject=subj.text, relation=relation, object=obj.text if obj else "", qualifiers=quals,
+                subject=subj.text, relation=found.relation_text, object=obj.text if obj else "", qualifiers=quals,
                 subject_span=subj, relation_span=_span(text, off, found.relation), object_span=obj,
             ))
         return units
-
-    async def _label(self, sentence: str, relation: str, phrase: str) -> QualifierType | None:
-        messages = self.qualifier_prompt.render(sentence=defuse(sentence), relation=defuse(relation), phrase=defuse(phrase))
-        result = await self.backend.chat(messages, max_tokens=4, choices=QUALIFIER_CHOICES)
-        word = result.text.strip().lower()
-        return QualifierType(word) if word in QUALIFIER_CHOICES else None
 
 
 _PRONOUNS = {"it", "he", "she", "they"}
 
 
 def _resolve_pronouns(units: list[HyperRelationalFact]) -> list[HyperRelationalFact]:
-    """Enum mode's stand-in for the model's decontextualisation: a pronoun subject becomes the
+    """Parse mode's stand-in for the model's decontextualisation: a pronoun subject becomes the
     subject of the previous sentence's first fact (its span points at that mention)."""
     first: dict[int, HyperRelationalFact] = {}
     for u in units:

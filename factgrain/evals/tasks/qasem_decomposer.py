@@ -7,8 +7,9 @@ tokens its character span overlaps, and a predicted QA matches a gold QA when th
 the same token and the answer token sets have IOU >= 0.3 (the QASem parser's criterion), one to
 one, best overlap first.
 
-Figures: predicate recall, QA match precision / recall / F1, QAs per sentence (predicted and gold)
-and the response-level Spearman correlation between the predicted consistency score (share of
+Figures: predicate recall, QA match precision / recall / F1, wh agreement (the share of matched
+pairs whose questions open with the same wh-word; 'how much' counts as 'how'), QAs per sentence
+(predicted and gold) and the response-level Spearman correlation between the predicted consistency score (share of
 supported QAs) and the gold one (share of gold QAs labelled supported).
 """
 
@@ -21,6 +22,13 @@ from factgrain.evals.tasks.common import pct
 
 IOU_MIN = 0.3
 SUBSETS = ("cliff", "factscore", "verifiability")
+WH_WORDS = ("who", "what", "when", "where", "why", "how")
+
+
+def wh_word(question: str) -> str:
+    """The question's wh-word ('how much' / 'how long' count as 'how'); '' when there is none."""
+    first = question.strip().lower().split()[:1]
+    return first[0] if first and first[0] in WH_WORDS else ""
 
 Tok = int  # index in the response's flat token list
 
@@ -98,7 +106,7 @@ class QasemDecomposer(Task):
             a, b = q["answer_idx"]
             pa = q["predicate_idx"] if q["predicate_idx"] is not None else -1
             gold.append({"predicate": q["predicate"], "predicate_tok": pa, "answer_toks": list(range(a, b)),
-                         "label": q.get("label")})
+                         "label": q.get("label"), "question": q["question"]})
         pred = []
         for r in report.results:
             u = r.unit
@@ -110,6 +118,7 @@ class QasemDecomposer(Task):
                          "predicate_toks": sorted(covered(ps, offsets)), "answer_toks": sorted(covered(ans, offsets)),
                          "status": r.status})
         pairs = match(gold, pred)
+        wh_same = sum(wh_word(gold[gi]["question"]) == wh_word(pred[pi]["question"]) for gi, pi, _ in pairs)
         gold_preds = {g["predicate_tok"] for g in gold}
         hit_preds = {g["predicate_tok"] for g in gold
                      if any(g["predicate_tok"] in q["predicate_toks"] for q in pred)}
@@ -117,7 +126,7 @@ class QasemDecomposer(Task):
         return {
             "example_id": p["id"], "subset": p["subset"], "method": self.method,
             "n_sentences": len(p["sentences"]), "n_gold": len(gold), "n_pred": len(pred),
-            "matched": len(pairs), "gold_predicates": len(gold_preds), "hit_predicates": len(hit_preds),
+            "matched": len(pairs), "wh_same": wh_same, "gold_predicates": len(gold_preds), "hit_predicates": len(hit_preds),
             "gold_consistency": sum(labelled) / len(labelled) if labelled else None,
             "pred_consistency": report.scores.consistency, "n_units": report.scores.units,
             "pairs": pairs, "predicted": [{k: q[k] for k in ("predicate", "question", "answer", "status")} for q in pred],
@@ -134,8 +143,8 @@ class QasemDecomposer(Task):
             rs = [r for r in ok if subset == "all" or r["subset"] == subset]
             if not rs:
                 continue
-            tot = {k: sum(r[k] for r in rs) for k in ("n_sentences", "n_gold", "n_pred", "matched",
-                                                      "gold_predicates", "hit_predicates")}
+            tot = {k: sum(r.get(k, 0) for r in rs) for k in ("n_sentences", "n_gold", "n_pred", "matched", "wh_same",
+                                                             "gold_predicates", "hit_predicates")}
             prec = tot["matched"] / tot["n_pred"] if tot["n_pred"] else None
             rec = tot["matched"] / tot["n_gold"] if tot["n_gold"] else None
             f1 = 2 * prec * rec / (prec + rec) if prec and rec else (0.0 if prec is not None and rec is not None else None)
@@ -143,11 +152,12 @@ class QasemDecomposer(Task):
                      if r["pred_consistency"] is not None and r["gold_consistency"] is not None]
             rho = spearman([a for a, _ in pairs], [b for _, b in pairs]) if len(pairs) >= 2 else None
             f = {"predicate_recall": tot["hit_predicates"] / tot["gold_predicates"] if tot["gold_predicates"] else None,
-                 "precision": prec, "recall": rec, "f1": f1, "spearman": rho, "n": len(rs), "n_spearman": len(pairs),
+                 "precision": prec, "recall": rec, "f1": f1,
+                 "wh_agreement": tot["wh_same"] / tot["matched"] if tot["matched"] else None, "spearman": rho, "n": len(rs), "n_spearman": len(pairs),
                  "qas_per_sentence": tot["n_pred"] / tot["n_sentences"] if tot["n_sentences"] else None,
                  "gold_qas_per_sentence": tot["n_gold"] / tot["n_sentences"] if tot["n_sentences"] else None}
             data[subset] = f
-            rows.append([subset, len(rs), pct(f["predicate_recall"]), pct(prec), pct(rec), pct(f1),
+            rows.append([subset, len(rs), pct(f["predicate_recall"]), pct(prec), pct(rec), pct(f1), pct(f["wh_agreement"]),
                          f"{f['qas_per_sentence']:.2f}", f"{f['gold_qas_per_sentence']:.2f}",
                          "-" if rho is None or rho != rho else f"{rho:.3f}", len(pairs)])
         errors = len(records) - len(ok)
@@ -155,6 +165,6 @@ class QasemDecomposer(Task):
                 "Spearman between predicted and gold response consistency (responses where both exist).")
         if errors:
             note += f" {errors} response(s) failed and are left out."
-        cols = ["subset", "responses", "predicate recall", "QA P", "QA R", "QA F1", "QAs/sent", "gold QAs/sent",
+        cols = ["subset", "responses", "predicate recall", "QA P", "QA R", "QA F1", "wh agree", "QAs/sent", "gold QAs/sent",
                 "Spearman", "n (Spearman)"]
         return [Table(f"QA decomposer vs gold ({self.method})", cols, rows, note, data)]

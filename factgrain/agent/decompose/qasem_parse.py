@@ -1,0 +1,1038 @@
+"""QA-SRL / QANom style question-answer pairs read off spaCy's dependency parse (span mode ``parse``).
+
+One pair per predicate-argument relation, with no model call:
+
+* **verbal predicates** - every verb with its subject, objects, prepositional phrases, clausal
+  complements and adverbial clauses. The subject a verb lacks is taken from the parse: a relative
+  clause's head noun (``a man who died`` -> the man died), the verb it is coordinated with (``has
+  been opened and adjourned``), the controller of an infinitive (``failed to establish``), the
+  clause a participle hangs on. Passives ask about their patient and their ``by``-agent.
+* **nominal predicates** (QANom) - a noun derived from a verb (``death``, ``examination``,
+  ``support``) with an ``of``, possessive or compound argument, asked with its verb's forms
+  (``the death of a man`` -> ``who died? -> a man``).
+* **copular predicates** - ``X is/was Y``: the complement goes into the question and the subject is
+  the answer (``The vote was unanimous.`` -> ``what was unanimous? -> The vote``), one pair per
+  coordinated complement.
+
+The wh-word comes from the argument's dependency label, its preposition, its entity type
+(PERSON -> who, GPE/LOC/FAC -> where, DATE/TIME -> when, MONEY/QUANTITY -> how much) and its shape.
+Questions follow QA-SRL's template (wh, auxiliary, placeholder subject, verb, placeholder object):
+``what has been opened?``, ``where did someone kidnap someone?``, ``what did someone fail to do?``.
+
+Every answer and predicate is a character range of the text that was read: markup is blanked
+before parsing (:func:`factgrain.agent.reader.mask_markup`) so offsets never move.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from factgrain.agent import verbforms as vf
+from factgrain.agent.reader import load_pipeline, parse, readable_copy
+
+if TYPE_CHECKING:  # pragma: no cover
+    from spacy.tokens import Token
+
+
+@dataclass(frozen=True)
+class ParsedQA:
+    """One predicate-argument relation; offsets index the text that was read."""
+
+    predicate: str
+    predicate_type: str  # verbal | nominal | copular
+    question: str
+    answer: str
+    predicate_start: int
+    answer_start: int
+    role: str = ""  # the argument's dependency role (for inspection and tests)
+
+
+# -- what the parse cannot tell ------------------------------------------------------------------------
+
+# Nouns that denote people; a subject or object headed by one is asked with 'who'.
+PERSON_NOUNS = frozenset("""
+star hero heroine man men woman women boy girl child children kid baby people person persons family father mother son
+daughter brother sister husband wife parent friend officer officers police policeman soldier troops
+minister president leader chief player players team coach manager owner driver pilot doctor nurse
+teacher student students pupil worker workers staff member members fan fans resident residents
+citizen citizens victim victims suspect suspects militant militants rebel rebels protester protesters
+official officials spokesman spokeswoman spokesperson judge lawyer prosecutor jury actor actress singer
+writer author artist director producer musician painter poet scientist researcher engineer farmer
+king queen prince princess emperor senator mp mps politician voter voters candidate customer customers
+passenger passengers patient patients survivor survivors gunman gunmen attacker attackers firefighter
+firefighters paramedic journalist reporter couple mum dad grandmother grandfather teenager teenagers
+youth pensioner campaigner campaigners activist activists expert experts scholar professor chairman
+founder employee employees colleague partner neighbour neighbor someone anyone everyone who
+""".split())
+PERSON_SUFFIXES = ("ist", "ian", "ier", "eer")
+PERSON_PRONOUNS = frozenset("i me we us you he him she her they them who whom myself himself herself "
+                            "themselves ourselves yourself his their my our your".split())
+PERSON_ENDINGS = ("man", "men", "woman", "women", "boy", "girl", "person")
+# Entity types that QA-SRL annotators ask about with 'who' when they act (organisations, states).
+AGENT_ENTITIES = ("ORG", "GPE", "NORP", "PERSON")
+NOT_PEOPLE_ER = frozenset("computer water number paper power order center centre river border letter "
+                          "matter corner summer winter chapter quarter theater theatre tower career "
+                          "error floor door color colour factor sector motor mirror meter metre".split())
+# Verbs whose noun takes its 'of' argument as the one who does it ('the death of a man' -> the man died).
+INTRANSITIVE = frozenset("die arrive fall rise grow appear exist happen occur live work slump explode end "
+                         "begin start emerge collapse decline fail succeed survive return depart retire "
+                         "resign disappear sleep".split())
+# Nouns whose verb is not their spelling minus a suffix.
+NOUN_VERB = {"death": "die", "birth": "bear", "life": "live", "sale": "sell", "loss": "lose", "growth": "grow",
+             "flight": "fly", "choice": "choose", "proof": "prove", "speech": "speak", "gift": "give",
+             "success": "succeed", "failure": "fail", "arrival": "arrive", "departure": "depart",
+             "marriage": "marry", "trial": "try", "inquest": "inquire", "analysis": "analyze",
+             "response": "respond", "defence": "defend", "defense": "defend", "knowledge": "know",
+             "entry": "enter", "leader": "lead", "appearance": "appear", "studies": "study",
+             "education": "educate", "explosion": "explode", "decision": "decide", "collision": "collide",
+             "invasion": "invade", "conclusion": "conclude", "division": "divide", "revision": "revise",
+             "suspension": "suspend", "extension": "extend", "expansion": "expand", "admission": "admit",
+             "permission": "permit", "submission": "submit", "emission": "emit", "description": "describe",
+             "prescription": "prescribe", "absorption": "absorb", "production": "produce",
+             "reduction": "reduce", "introduction": "introduce", "destruction": "destroy",
+             "construction": "construct", "murder": "murder", "theft": "steal", "threat": "threaten",
+             "attempt": "attempt", "retirement": "retire", "resignation": "resign", "closure": "close",
+             "withdrawal": "withdraw", "approval": "approve", "removal": "remove", "refusal": "refuse",
+             "survival": "survive", "burial": "bury", "denial": "deny", "trial": "try", "sentence": "sentence",
+             "injury": "injure", "recovery": "recover", "discovery": "discover", "delivery": "deliver",
+             "robbery": "rob", "victory": "win", "flood": "flood", "ban": "ban", "bans": "ban", "vote": "vote"}
+NOMINAL_SUFFIXES = (("ation", ("ate", "e", "")), ("ition", ("ite", "e", "")), ("tion", ("te", "e", "")),
+                    ("sion", ("de", "se", "d", "")), ("ion", ("", "e")), ("ment", ("",)), ("ance", ("", "e")),
+                    ("ence", ("", "e")), ("al", ("", "e")), ("ure", ("", "e")), ("age", ("", "e")),
+                    ("ing", ("", "e")))
+# Nouns that are verbs too but hardly ever name an event in this kind of text.
+NOT_EVENTS = frozenset("""
+man woman people name number part side place way time year day week month world city country state
+home house water book paper price rate member group head face hand eye body line point fact case
+area level order form film show table list room party type kind sort lot deal set series record
+title role top back book issue game season club school team city town village street road station
+career information organization organisation government center centre mind character board ground
+bank staple tip flower proceeding evidence course legislature podcast work emission interaction
+production performance office position opinion second view source report material interest power
+right chance opportunity ability time place part role market tower site boat circle gas age track value
+smoke slit service printing sleep life addition award
+""".split())
+# Agent nouns that name an occupation rather than someone doing the verb.
+OCCUPATIONS = frozenset("actor actress painter sculptor author doctor officer senator governor mayor "
+                        "professor minister member editor counselor counsellor".split())
+
+PLACE_NOUNS = frozenset("""
+city town village country state county region area street road hospital home house school court
+prison station airport park church building office river sea lake island border camp field stadium
+valley mountain coast centre center district capital province airport hotel restaurant shop
+film films series show production episode programme program movie drama opera album gallery stage
+league household university college
+""".split())
+TEMPORAL_NOUNS = frozenset("""
+year years month months week weeks day days decade decades century centuries morning evening night
+afternoon spring summer autumn winter season time period era weekend hour hours minute minutes
+monday tuesday wednesday thursday friday saturday sunday january february march april may june july
+august september october november december yesterday today tomorrow tonight
+""".split())
+TEMPORAL_ADVERBS = frozenset("yesterday today tomorrow tonight recently now then later earlier soon "
+                             "ago currently previously formerly finally eventually initially meanwhile "
+                             "annually daily weekly regularly often usually sometimes".split())
+# -ly adverbs that comment on the sentence rather than say how something is done
+NOT_MANNER = frozenset("only really actually also likely probably possibly certainly clearly apparently "
+                       "reportedly allegedly recently currently previously formerly finally eventually "
+                       "initially early nearly mostly largely mainly merely simply generally usually "
+                       "especially particularly approximately roughly fully highly widely additionally "
+                       "consequently accordingly similarly ultimately generally".split())
+PLACE_ADVERBS = frozenset("here there abroad home nearby overseas away locally worldwide".split())
+
+TIME_PREPS = frozenset("after before during since until till following throughout prior upon amid".split())
+CAUSE_PREPS = frozenset("because due thanks owing".split())
+PLACE_PREPS = frozenset("in at on near from to into onto across through within inside outside around "
+                        "behind beside along over under above below between among off towards toward "
+                        "throughout beyond".split())
+# Prepositions whose phrase is a place whatever its noun ('at the club', 'off the coast').
+ALWAYS_PLACE_PREPS = frozenset("at off near into onto inside outside across around along beyond behind "
+                               "beside towards toward".split())
+MANNER_PREPS = frozenset("by via without like".split())
+TIME_MARKS = frozenset("after before when while since until till as once whenever".split())
+CAUSE_MARKS = frozenset("because since as".split())
+_YEAR = re.compile(r"^(1[0-9]{3}|20[0-9]{2})s?$")
+
+# dependency labels
+SUBJ = ("nsubj", "nsubjpass", "csubj", "csubjpass")
+OBJ = ("dobj", "dative", "oprd")
+_REL_PRONOUNS = frozenset("who whom which that whose".split())
+_SKIP_VERB_DEPS = ("amod", "compound", "aux", "auxpass")
+
+
+# -- spans ------------------------------------------------------------------------------------------
+
+def _edges(tokens: list["Token"]) -> tuple[int, int] | None:
+    """First and last index of ``tokens`` with punctuation, spaces and conjunctions trimmed."""
+    toks = sorted(tokens, key=lambda t: t.i)
+    while toks and (_edge_junk(toks[0]) or toks[0].dep_ in ("cc", "mark") and toks[0].lower_ in ("and", "or", "but")):
+        toks.pop(0)
+    while toks and (_edge_junk(toks[-1]) or toks[-1].dep_ == "cc"):
+        toks.pop()
+    if not toks:
+        return None
+    return toks[0].i, toks[-1].i
+
+
+def _edge_junk(tok: "Token") -> bool:
+    return tok.is_space or (tok.pos_ == "PUNCT" and tok.text not in ("%", "$", "#")) or not tok.text.strip()
+
+
+_SET_OFF = (",", "(", "-", "--", "–", "—", ";", "[")
+_ASIDES = ("relcl", "acl", "appos", "advcl", "parataxis")
+
+
+def _phrase(head: "Token", *, drop: tuple[str, ...] = (), cut_clauses: bool = True) -> tuple[int, int] | None:
+    """Token range of the phrase headed by ``head``: its subtree without the children whose
+    dependency is in ``drop`` and, when ``cut_clauses``, without non-restrictive relative
+    clauses and appositions set off by a comma or a bracket (and everything after them),
+    however deep in the phrase they hang."""
+    stop_at = None
+    for t in head.subtree:
+        if t.i == head.i or t.i < head.i:
+            continue
+        cut = (t.head.i == head.i and t.dep_ in drop) or (
+            cut_clauses and t.dep_ in _ASIDES and t.left_edge.i > 0 and head.doc[t.left_edge.i - 1].text in _SET_OFF)
+        if cut:
+            at = t.left_edge.i - 1 if head.doc[t.left_edge.i - 1].text in _SET_OFF else t.left_edge.i
+            stop_at = at if stop_at is None else min(stop_at, at)
+    keep = [t for t in head.subtree if stop_at is None or t.i < stop_at]
+    if head.dep_ == "appos" and 0 < head.head.i < head.i and head.doc[head.left_edge.i - 1].text not in _SET_OFF:
+        # 'Sweden's former foreign minister Johan Gustafsson, who ...': the name and its title
+        keep = [t for t in head.head.subtree if t.i < head.i] + keep
+    return _edges(keep)
+
+
+def _text(doc, rng: tuple[int, int]) -> tuple[str, int]:
+    a, b = doc[rng[0]], doc[rng[1]]
+    return doc.text[a.idx:b.idx + len(b.text)], a.idx
+
+
+# -- wh-words ---------------------------------------------------------------------------------------
+
+def _nominal_head(tok: "Token") -> "Token":
+    """The noun a phrase is about: a coordination's first member, a quantity's noun."""
+    if tok.lower_ in ("one", "some", "many", "all", "most", "each", "none", "several") and any(
+            c.dep_ == "prep" and c.lower_ == "of" for c in tok.children):
+        of = next(c for c in tok.children if c.dep_ == "prep" and c.lower_ == "of")
+        pobj = next((c for c in of.children if c.dep_ == "pobj"), None)
+        if pobj is not None:
+            return pobj
+    return tok
+
+
+def is_person(tok: "Token") -> bool:
+    tok = _nominal_head(tok)
+    if tok.lower_ in PERSON_PRONOUNS:
+        return True
+    if tok.ent_type_ in ("PERSON", "NORP") and tok.pos_ in ("PROPN", "NOUN", "ADJ"):
+        return True
+    low = tok.lemma_.lower()
+    if low in PERSON_NOUNS or tok.lower_ in PERSON_NOUNS:
+        return True
+    if tok.pos_ != "NOUN" or len(low) <= 4:
+        return False
+    if low.endswith(PERSON_ENDINGS) or (low.endswith(PERSON_SUFFIXES) and len(low) > 5):
+        return True
+    # an agent noun of a verb: 'defender', 'director' (not 'tower', 'soccer', 'cancer')
+    return agent_noun_verb(tok) is not None or low in OCCUPATIONS
+
+
+def entity_wh(tok: "Token", *, acting: bool = False) -> str:
+    """who / what / how much for a participant; ``acting``: it does what the verb says, so an
+    organisation, a state or a named thing is a 'who' (as QA-SRL annotators ask)."""
+    if is_person(tok):
+        return "who"
+    head = _nominal_head(tok)
+    if head.ent_type_ in ("MONEY", "QUANTITY", "PERCENT") or (
+            head.like_num and any(t.ent_type_ == "MONEY" for t in head.subtree)):
+        return "how much"
+    if head.pos_ == "PROPN" and not head.ent_type_ and head.text[:1].isupper() and head.i > 0:
+        return "who"  # an unrecognised name mid-sentence is most often a person's
+    if acting and (head.ent_type_ in AGENT_ENTITIES or (head.pos_ == "PROPN" and not head.ent_type_)
+                   or head.lemma_.lower() in ("club", "government", "agency", "council", "company", "party",
+                                              "university", "community", "authority", "police", "team",
+                                              "committee", "board", "court", "army", "ministry", "bbc")):
+        return "who"
+    return "what"
+
+
+def _is_time(phrase_head: "Token") -> bool:
+    # the head and what precedes it ('the late 1980s', 'next season'), not a date deep inside
+    # a longer phrase ('for his role in the 2017 series')
+    toks = [t for t in phrase_head.subtree if t.i <= phrase_head.i]
+    if any(t.ent_type_ in ("DATE", "TIME") for t in toks):
+        return True
+    return phrase_head.lower_ in TEMPORAL_NOUNS or bool(_YEAR.match(phrase_head.text))
+
+
+def _is_place(phrase_head: "Token") -> bool:
+    if phrase_head.ent_type_ in ("GPE", "LOC", "FAC", "ORG"):
+        return True
+    if any(t.ent_type_ in ("GPE", "LOC", "FAC") for t in phrase_head.subtree if t.head == phrase_head or t == phrase_head):
+        return True
+    return phrase_head.lemma_.lower() in PLACE_NOUNS
+
+
+def prep_wh(prep: "Token", verb: "Token") -> str | None:
+    """The wh-word of a prepositional phrase, or None when the phrase is asked with its
+    preposition in the question ('what did someone contribute to?')."""
+    p = prep.lower_
+    pobj = next((c for c in prep.children if c.dep_ in ("pobj", "pcomp")), None)
+    if p in CAUSE_PREPS:
+        return "why"
+    if pobj is None:
+        return None
+    if p == "for" and pobj.dep_ == "pobj" and _is_time(pobj):
+        return "how"  # 'for several years': how long
+    if p in TIME_PREPS:
+        return "when"
+    if pobj.dep_ == "pobj" and _is_time(pobj):
+        return "when"
+    if p in PLACE_PREPS and pobj.dep_ == "pobj" and (_is_place(pobj) or p in ALWAYS_PLACE_PREPS):
+        return "where"
+    if p in ("of", "from") and verb.lemma_ == "die":
+        return "how"
+    if p in MANNER_PREPS and not is_person(pobj):
+        return "how"
+    if p == "for" and pobj.dep_ == "pcomp":
+        return "why"
+    return None
+
+
+def clause_wh(clause: "Token") -> str:
+    """The wh-word of an adverbial clause, from its subordinator or its form."""
+    mark = next((c for c in clause.children if c.dep_ in ("mark", "advmod") and c.i < clause.i), None)
+    m = mark.lower_ if mark is not None else ""
+    if m in ("because",):
+        return "why"
+    if m in ("if", "unless", "whether"):
+        return "why"  # as the gold asks conditions
+    if m in TIME_MARKS:
+        return "when"
+    if m in ("so", "in"):
+        return "why"
+    if clause.tag_ == "VB" and any(c.dep_ == "aux" and c.lower_ == "to" for c in clause.children):
+        return "why"  # purpose: 'to allow further tests'
+    return "how"
+
+
+# -- verb groups --------------------------------------------------------------------------------------
+
+@dataclass
+class VerbGroup:
+    verb: "Token"
+    aux: list[str]       # auxiliaries in order, lowercased ('has', 'been'); no infinitival 'to'
+    passive: bool
+    negated: bool
+
+
+def _group(verb: "Token") -> VerbGroup:
+    """The auxiliaries and voice of ``verb``, inherited from the verb it is coordinated with
+    when it has none of its own ('has been opened and adjourned')."""
+    aux = [c for c in verb.children if c.dep_ in ("aux", "auxpass") and c.i < verb.i and c.lower_ != "to"]
+    passive = any(c.dep_ in ("auxpass", "nsubjpass", "csubjpass") for c in verb.children)
+    negated = any(c.dep_ == "neg" for c in verb.children)
+    if not aux and verb.dep_ == "conj" and verb.head.pos_ in ("VERB", "AUX") and verb.tag_ == verb.head.tag_ \
+            and not any(c.dep_ in SUBJ for c in verb.children):
+        head = _group(verb.head)
+        return VerbGroup(verb, head.aux, passive or head.passive, negated)
+    if verb.dep_ == "acomp" and verb.tag_ == "VBN" and verb.head.lemma_ == "be":
+        be = verb.head  # 'Python is dynamically typed': a passive whose auxiliary is the copula
+        head_aux = [c.lower_ for c in be.children if c.dep_ == "aux" and c.i < be.i and c.lower_ != "to"]
+        return VerbGroup(verb, head_aux + [be.lower_], True, negated)
+    if not aux and verb.tag_ == "VBN" and verb.dep_ in ("acl", "relcl") and not any(c.dep_ in SUBJ for c in verb.children):
+        passive = True  # 'a man kidnapped by militants'
+    if any(c.dep_ == "aux" and c.lower_ == "to" for c in verb.children):
+        aux = [a for a in aux if a.lower_ not in ("be", "have")]  # 'for it to be erected': was erected
+    if _imperative(verb):
+        return VerbGroup(verb, ["should"], passive, negated)  # 'Keep yourself busy': what should someone keep?
+    return VerbGroup(verb, [a.lower_ for a in aux], passive, negated)
+
+
+def _imperative(verb: "Token") -> bool:
+    if verb.tag_ != "VB" or any(c.dep_ in SUBJ or c.dep_ in ("aux", "auxpass") for c in verb.children):
+        return False
+    if verb.dep_ == "ROOT":
+        return _opens_clause(verb)
+    return verb.dep_ == "conj" and _imperative(verb.head)
+
+
+def _finite(g: VerbGroup) -> bool:
+    return g.verb.tag_ in ("VBD", "VBZ", "VBP") or bool(g.aux)
+
+
+def _particle(verb: "Token") -> str:
+    prt = [c.lower_ for c in verb.children if c.dep_ == "prt"]
+    return (" " + " ".join(prt)) if prt else ""
+
+
+def subject_form(g: VerbGroup) -> str:
+    """The verb group as it reads after a wh-subject: 'has been opened', 'died', 'finished'."""
+    v = g.verb
+    word = v.lower_ + _particle(v)
+    if g.aux:
+        return " ".join(g.aux + [word])
+    if g.passive:
+        return f"was {v.lower_}{_particle(v)}"
+    if v.tag_ in ("VBD", "VBZ", "VBP"):
+        return word
+    return vf.past(v.lemma_) + _particle(v)
+
+
+def inverted_form(g: VerbGroup, placeholder: str) -> str:
+    """The verb group with the subject placeholder after its first auxiliary, as QA-SRL asks
+    about a non-subject: 'did someone establish', 'has someone been released', 'will someone miss'."""
+    v = g.verb
+    word = v.lower_ + _particle(v)
+    if g.aux:
+        return " ".join([g.aux[0], placeholder, *g.aux[1:], word])
+    base = v.lemma_.lower() + _particle(v)
+    if g.passive:
+        return f"was {placeholder} {word}"
+    if v.tag_ == "VBZ":
+        return f"does {placeholder} {base}"
+    if v.tag_ == "VBP":
+        return f"do {placeholder} {base}"
+    return f"did {placeholder} {base}"
+
+
+def agent_form(g: VerbGroup) -> str:
+    """The active verb for a passive's agent question: 'who kidnapped someone?'."""
+    modal = next((a for a in g.aux if a in ("will", "would", "can", "could", "may", "might", "must", "should", "shall")), None)
+    if modal:
+        return f"{modal} {g.verb.lemma_.lower()}"
+    return vf.past(g.verb.lemma_)
+
+
+# -- arguments ----------------------------------------------------------------------------------------
+
+@dataclass
+class Arg:
+    role: str          # subject | object | agent | complement | clause | adjunct | prep-object
+    head: "Token"
+    rng: tuple[int, int]
+    wh: str
+    prep: str = ""     # a preposition kept in the question ('what did someone contribute to?')
+
+
+def _subject_of(verb: "Token", depth: int = 0) -> tuple["Token", tuple[int, int]] | None:
+    """The subject of ``verb`` as a (head, token range), found in the parse even when the verb
+    has none of its own."""
+    if depth > 6:
+        return None
+    for c in verb.children:
+        if c.dep_ in SUBJ:
+            if c.lower_ in _REL_PRONOUNS and verb.dep_ == "relcl":
+                noun = verb.head
+                return noun, _phrase(noun, drop=("relcl",))
+            if c.dep_ in ("csubj", "csubjpass"):
+                return c, _edges(list(c.subtree))
+            rng = _phrase(c)
+            return (c, rng) if rng else None
+    dep, head = verb.dep_, verb.head
+    if dep in ("relcl", "acl") and head.pos_ in ("NOUN", "PROPN", "PRON", "NUM"):
+        if any(c.dep_ in OBJ and c.lower_ in _REL_PRONOUNS for c in verb.children):
+            return None  # 'the book that he wrote': the head noun is the object, not the subject
+        if head.dep_ == "attr" and head.head.lemma_ == "be":
+            # 'Doug Sheehan is an actor born in ...': the one described was born
+            described = _subject_of(head.head, depth + 1)
+            if described is not None and described[1] is not None:
+                return described
+        return head, _phrase(head, drop=(dep,))
+    if dep == "conj" and head.pos_ in ("VERB", "AUX"):
+        before = verb.doc[verb.i - 1] if verb.i > 0 else None
+        if before is not None and before.pos_ in ("NOUN", "PROPN", "PRON") and before.dep_ not in SUBJ:
+            # a conjunct with no 'and' or comma before it is a misparsed clause ('after an
+            # examination failed to ...'): its subject is the noun phrase right before it
+            noun = before
+            while noun.head.i < verb.i and noun.head.pos_ in ("NOUN", "PROPN") and noun.dep_ in ("compound", "amod"):
+                noun = noun.head
+            return noun, _edges([t for t in noun.subtree if t.i < verb.i])
+        return _subject_of(head, depth + 1)
+    if dep == "xcomp":
+        obj = next((c for c in head.children if c.dep_ in ("dobj",) and c.i < verb.i), None)
+        if obj is not None and head.lemma_.lower() in OBJECT_CONTROL:
+            return obj, _phrase(obj)
+        return _subject_of(head, depth + 1)
+    if dep in ("advcl", "ccomp") and head.pos_ in ("VERB", "AUX") and verb.tag_ in ("VBG", "VBN", "VB"):
+        return _subject_of(head, depth + 1)
+    if dep == "acomp" and head.lemma_ == "be":
+        return _subject_of(head, depth + 1)
+    if dep == "pcomp" and head.head.pos_ in ("VERB", "AUX"):
+        return _subject_of(head.head, depth + 1)
+    return None
+
+
+# Verbs whose object does what their infinitive says ('asked people to pray'); after other verbs
+# the infinitive's subject is the verb's own ('used data to identify students').
+OBJECT_CONTROL = frozenset("ask tell force allow enable encourage urge want persuade order require help "
+                           "invite expect permit cause lead get convince advise instruct teach remind "
+                           "warn beg compel inspire pressure".split())
+
+_SUBJECT_PRONOUNS = frozenset("he she they him her them it".split())
+
+
+def _antecedent(pronoun: "Token") -> tuple["Token", tuple[int, int]] | None:
+    """The person a subject pronoun stands for when the sentence names one before it ('Laura
+    Muir says she will miss ...'): gold QA-SRL gives both answers."""
+    if pronoun.lower_ not in _SUBJECT_PRONOUNS:
+        return None
+    if pronoun.lower_ in ("it", "they", "them"):
+        # 'The community will pay if it fails': the subject of the clause it depends on
+        root = pronoun.sent.root
+        subj = next((c for c in root.children if c.dep_ in ("nsubj", "nsubjpass") and c.i < pronoun.i), None)
+        if subj is None or subj.pos_ == "PRON" or subj.i == pronoun.i or pronoun.head.i == root.i:
+            return None
+        if (pronoun.lower_ == "it") == (subj.tag_ in ("NNS", "NNPS")):
+            return None  # number must agree
+        rng = _phrase(subj, drop=("relcl", "acl"))
+        return (subj, rng) if rng else None
+    names = [e for e in pronoun.sent.ents if e.label_ in ("PERSON", "ORG") and e.end <= pronoun.i]
+    if names:
+        return names[0].root, (names[0].start, names[0].end - 1)
+    if pronoun.lower_ in ("they", "them"):
+        return None
+    for tok in pronoun.sent:  # else the first person named by a noun before it: 'a man who ... he'
+        if tok.i >= pronoun.i:
+            break
+        if tok.pos_ == "NOUN" and tok.dep_ not in ("compound", "amod") and is_person(tok):
+            rng = _phrase(tok, drop=("relcl", "acl", "prep"))
+            if rng is not None:
+                return tok, rng
+    return None
+
+
+def _object_of_relative(verb: "Token") -> tuple["Token", tuple[int, int]] | None:
+    """'the book that he wrote' -> the book is what he wrote."""
+    if verb.dep_ == "relcl" and any(c.dep_ in OBJ and c.lower_ in _REL_PRONOUNS for c in verb.children):
+        noun = verb.head
+        return noun, _phrase(noun, drop=("relcl",))
+    return None
+
+
+def verbal_args(verb: "Token") -> list[Arg]:
+    """The arguments of a verbal predicate, subject first."""
+    args: list[Arg] = []
+    passive = _group(verb).passive
+    subj = _subject_of(verb)
+    if subj is not None and subj[1] is not None:
+        head, rng = subj
+        args.append(Arg("subject", head, rng, entity_wh(head, acting=not passive)))
+        antecedent = _antecedent(head)
+        if antecedent is not None:
+            args.append(Arg("subject", antecedent[0], antecedent[1], entity_wh(antecedent[0], acting=not passive)))
+    if verb.dep_ == "relcl":
+        where = next((c for c in verb.children if c.dep_ == "advmod" and c.lower_ in ("where", "when")), None)
+        if where is not None and (rng := _phrase(verb.head, drop=("relcl",))):
+            args.append(Arg("adjunct", verb.head, rng, where.lower_))  # 'the school where he played'
+    rel_obj = _object_of_relative(verb)
+    if rel_obj is not None and rel_obj[1] is not None:
+        args.append(Arg("object", rel_obj[0], rel_obj[1], entity_wh(rel_obj[0])))
+    for c in verb.children:
+        d = c.dep_
+        if d in OBJ and c.lower_ not in _REL_PRONOUNS:
+            rng, lifted = _lift_circumstances(c, verb)
+            args.extend(lifted)
+            if rng:
+                # what one has, becomes or plays is asked with 'what' even when it is a person
+                wh = "what" if verb.lemma_.lower() in ("have", "become", "play", "include") else entity_wh(c)
+                args.append(Arg("object", c, rng, wh))
+        elif d == "attr" and verb.lemma_ != "be":
+            rng = _phrase(c)
+            if rng:
+                args.append(Arg("object", c, rng, entity_wh(c)))
+        elif d == "agent":
+            pobj = next((x for x in c.children if x.dep_ == "pobj"), None)
+            if pobj is None:
+                continue
+            # 'kidnapped by rebels in Mali': a place or time after the agent tells where or when
+            # the act happened (the parser tends to attach it to the agent noun)
+            lifted = [x for x in pobj.children if x.dep_ == "prep" and x.i > pobj.i and prep_wh(x, verb) in ("where", "when")]
+            rng = _edges([t for t in pobj.subtree if t.i < lifted[0].i]) if lifted else _phrase(pobj)
+            if rng:
+                args.append(Arg("agent", pobj, rng, entity_wh(pobj, acting=True)))
+            for x in lifted:
+                if (xr := _edges(list(x.subtree))):
+                    args.append(Arg("adjunct", x, xr, prep_wh(x, verb)))
+        elif d == "xcomp":
+            rng = _edges(list(c.subtree))
+            if rng:
+                role = "complement" if c.pos_ in ("VERB", "AUX") else "object"
+                if role == "complement" and any(x.dep_ == "dobj" and x.i < c.i for x in verb.children):
+                    args.append(Arg("adjunct", c, rng, "why"))  # purpose: 'uses data to identify ...'
+                else:
+                    args.append(Arg(role, c, rng, "what" if role == "complement" else entity_wh(c)))
+        elif d == "ccomp":
+            rng = _edges(list(c.subtree))
+            if rng:
+                args.append(Arg("clause", c, rng, "what"))
+        elif d == "prep":
+            pobj = next((x for x in c.children if x.dep_ in ("pobj", "pcomp")), None)
+            if pobj is None:
+                continue
+            wh = prep_wh(c, verb)
+            if wh is not None:
+                rng = _edges(list(c.subtree))
+                if rng:
+                    args.append(Arg("adjunct", pobj, rng, wh))
+            else:
+                rng = _phrase(pobj) if pobj.dep_ == "pobj" else _edges(list(pobj.subtree))
+                if rng:
+                    wh = "what" if c.lower_ in ("as", "with", "about", "in", "into") else entity_wh(pobj)
+                    args.append(Arg("prep-object", pobj, rng, wh, prep=c.lower_))
+        elif d == "advcl":
+            rng = _edges(list(c.subtree))
+            if rng:
+                args.append(Arg("adjunct", c, rng, clause_wh(c)))
+        elif d in ("npadvmod", "tmod") and _is_time(c):
+            rng = _edges(list(c.subtree))
+            if rng:
+                args.append(Arg("adjunct", c, rng, "when"))
+        elif d == "advmod" and c.i != verb.i:
+            low = c.lower_
+            wh = "when" if (low in TEMPORAL_ADVERBS or c.ent_type_ in ("DATE", "TIME")) else \
+                "where" if low in PLACE_ADVERBS else \
+                "how" if low.endswith("ly") and low not in NOT_MANNER and len(low) > 4 else None
+            if wh is not None:
+                rng = _edges(list(c.subtree))
+                if rng:
+                    args.append(Arg("adjunct", c, rng, wh))
+    if not any(a.role == "adjunct" for a in args):
+        # 'has been opened and adjourned after ...': a modifier after the last of coordinated
+        # verbs that share a subject belongs to each of them
+        for conj in verb.conjuncts:
+            if conj.i > verb.i and not any(c.dep_ in SUBJ for c in conj.children) and conj.dep_ == "conj" \
+                    and any(c.dep_ == "cc" for c in verb.children if verb.i < c.i < conj.i):
+                for a in verbal_args(conj):
+                    if a.role == "adjunct" and a.rng[0] > conj.i:
+                        args.append(a)
+    return args
+
+
+LIFT_PREPS = frozenset("in at on off near".split())
+
+
+def _lift_circumstances(noun: "Token", verb: "Token") -> tuple[tuple[int, int] | None, list[Arg]]:
+    """A noun phrase's range without a trailing place or time phrase that tells where or when the
+    verb's event happened ('killed his cellmate in a Texas prison'), and those phrases as the
+    verb's adjuncts (the parser attaches them to the nearest noun)."""
+    pps = [x for x in noun.children if x.dep_ == "prep" and x.i > noun.i and x.lower_ in LIFT_PREPS
+           and prep_wh(x, verb) in ("where", "when")]
+    if not pps:
+        return _phrase(noun), []
+    rng = _edges([t for t in noun.subtree if t.i < pps[0].i])
+    full = _phrase(noun)
+    if rng is not None and full is not None:
+        rng = (rng[0], min(rng[1], full[1]))
+    return rng, [Arg("adjunct", x, r, prep_wh(x, verb)) for x in pps if (r := _edges(list(x.subtree)))]
+
+
+def _has_object(args: list[Arg]) -> Arg | None:
+    return next((a for a in args if a.role in ("object", "clause", "complement") ), None)
+
+
+def _placeholder(arg: Arg | None) -> str:
+    return "someone" if arg is not None and arg.wh == "who" else "something"
+
+
+def verbal_questions(verb: "Token", args: list[Arg]) -> list[tuple[str, Arg]]:
+    g = _group(verb)
+    subj = next((a for a in args if a.role == "subject"), None)
+    obj = _has_object(args)
+    out = []
+    for a in args:
+        if a.role == "subject":
+            if g.passive:
+                q = f"{a.wh} {subject_form(g)}"
+            elif obj is not None and obj.role == "complement":
+                q = f"{a.wh} {subject_form(g)} to do something"
+            elif obj is not None:
+                q = f"{a.wh} {subject_form(g)} {_placeholder(obj)}"
+            else:
+                q = f"{a.wh} {subject_form(g)}"
+        elif a.role == "agent":
+            q = f"{a.wh} {agent_form(g)} {_placeholder(subj)}"
+        elif a.role == "complement":
+            q = f"{a.wh} {inverted_form(g, _placeholder(subj))} to do"
+        elif a.role in ("object", "clause"):
+            q = f"{a.wh} {inverted_form(g, _placeholder(subj))}"
+        elif a.role == "prep-object":
+            tail = f" {_placeholder(obj)}" if obj is not None else ""
+            q = f"{a.wh} {inverted_form(g, _placeholder(subj))}{tail} {a.prep}"
+        else:  # adjunct
+            tail = f" {_placeholder(obj)}" if obj is not None and not g.passive else ""
+            q = f"{a.wh} {inverted_form(g, _placeholder(subj))}{tail}"
+        out.append((q + "?", a))
+    return out
+
+
+# -- copular predicates -------------------------------------------------------------------------------
+
+def _complements(be: "Token") -> list["Token"]:
+    """The copula's complements: 'a friend of Plutarch, a philosopher, historian and essayist'
+    gives one per coordinated or apposed description."""
+    first = [c for c in be.children if c.dep_ in ("attr", "acomp") and c.i > be.i]
+    out: list["Token"] = []
+    for c in first:
+        for x in [c, *(x for x in c.conjuncts if x.i > c.i)]:
+            if x not in out:
+                out.append(x)
+            for ap in x.children:
+                if ap.dep_ == "appos" and ap not in out:
+                    out.append(ap)
+                    out.extend(y for y in ap.conjuncts if y.i > ap.i and y not in out)
+    return out
+
+
+def copular_qas(be: "Token", doc) -> list[ParsedQA]:
+    """``X is Y``: the complement is asked about in the question, the subject is the answer;
+    prepositional modifiers of the copula are asked with the complement in the question."""
+    subj = _subject_of(be)
+    if subj is None or subj[1] is None:
+        return []
+    head, rng = subj
+    if head.dep_ == "expl":
+        return []  # 'there is ...' names no subject
+    s_text, s_at = _text(doc, rng)
+    wh = entity_wh(head, acting=True)
+    aux = [c.lower_ for c in be.children if c.dep_ == "aux" and c.i < be.i and c.lower_ != "to"]
+    be_words = " ".join(aux + [be.lower_])
+    out = []
+    for comp in _complements(be):
+        crng = _phrase(comp, drop=("conj", "cc"), cut_clauses=True)
+        if crng is None or crng[1] - crng[0] > 14:
+            crng = (comp.i, comp.i) if crng is None else (crng[0], min(crng[1], crng[0] + 14))
+        c_text, _ = _text(doc, crng)
+        out.append(ParsedQA(be.text, "copular", f"{wh} {be_words} {_question_words(c_text)}?", s_text, be.idx, s_at,
+                            "subject"))
+        for p in comp.children:
+            if p.dep_ == "prep" and p.lower_ == "from" and prep_wh(p, be) == "where":
+                # 'a footballer from Mexico' -> who is from Mexico?
+                p_text, _ = _text(doc, _edges(list(p.subtree)) or (p.i, p.i))
+                out.append(ParsedQA(be.text, "copular", f"{wh} {be_words} {_question_words(p_text)}?", s_text, be.idx,
+                                    s_at, "subject"))
+    if not out:
+        return []
+    for comp in _complements(be):
+        verb = agent_noun_verb(comp)
+        if verb is not None:
+            # 'X is a director' -> who directed? -> X (QANom asks the agent noun as a verb)
+            out.append(ParsedQA(comp.text, "nominal", f"{wh} {vf.past(verb)} something?", s_text, comp.idx, s_at,
+                                "subject"))
+        for adj in comp.children:
+            if adj.dep_ == "amod" and adj.i < comp.i and (adj.ent_type_ == "NORP" or adj.text[:1].isupper()):
+                # 'an American actor' -> who is American? (as the gold annotates descriptions)
+                out.append(ParsedQA(be.text, "copular", f"{wh} {be_words} {adj.text}?", s_text, be.idx, s_at, "subject"))
+    first = _complements(be)[0]
+    c_short = _question_words(_text(doc, _phrase(first, drop=("conj", "cc", "prep", "relcl", "acl")) or (first.i, first.i))[0])
+    ph = "someone" if wh == "who" else "something"
+    for c in list(be.children) + list(first.children):
+        if c.dep_ != "prep":
+            continue
+        w = prep_wh(c, be)
+        if w in (None, "how"):
+            continue
+        prng = _edges(list(c.subtree))
+        if prng is None:
+            continue
+        p_text, p_at = _text(doc, prng)
+        lead = aux[0] if aux else be.lower_
+        rest = " ".join(aux[1:] + [be.lower_]) if aux else ""
+        q = f"{w} {lead} {ph} {rest + ' ' if rest else ''}{c_short}?"
+        out.append(ParsedQA(be.text, "copular", q, p_text, be.idx, p_at, "adjunct"))
+    return out
+
+
+def _question_words(text: str) -> str:
+    return " ".join(text.split())
+
+
+# -- nominal predicates (QANom) ----------------------------------------------------------------------
+
+@lru_cache(maxsize=1)
+def _verb_lemmas() -> frozenset[str]:
+    """The verb lemmas the pipeline's own lemmatizer knows (its WordNet-derived index)."""
+    nlp = load_pipeline()
+    try:
+        table = nlp.get_pipe("lemmatizer").lookups.get_table("lemma_index")
+        return frozenset(table["verb"])
+    except (KeyError, ValueError):  # a pipeline without the rule lemmatizer's tables
+        return frozenset()
+
+
+def noun_verb(noun: "Token") -> str | None:
+    """The verb a noun names the event of ('examination' -> 'examine'), or None."""
+    low = noun.lower_
+    lemma = noun.lemma_.lower()
+    if lemma in NOT_EVENTS or low in NOT_EVENTS:
+        return None
+    if (lemma in PERSON_NOUNS or low in PERSON_NOUNS) and low not in NOUN_VERB and lemma not in NOUN_VERB:
+        return None  # 'minister', 'driver': people, not events
+    verbs = _verb_lemmas()
+    for w in (low, lemma):
+        if w in NOUN_VERB:
+            return NOUN_VERB[w]
+    for suffix, repl in NOMINAL_SUFFIXES:
+        if lemma.endswith(suffix) and len(lemma) > len(suffix) + 2:
+            stem = lemma[: -len(suffix)]
+            for r in repl:
+                if stem + r in verbs and len(stem + r) > 2:
+                    return stem + r
+    if lemma in verbs and suffix_free_event(noun):
+        return lemma
+    return None
+
+
+def _derived(noun: "Token") -> bool:
+    """Whether the noun's verb shows in its spelling or is listed ('examination', 'death'), as
+    opposed to a noun spelled like a verb ('work', 'ground'), whose compounds are rarely its
+    arguments."""
+    low, lemma = noun.lower_, noun.lemma_.lower()
+    return low in NOUN_VERB or lemma in NOUN_VERB or lemma.endswith(tuple(s for s, _ in NOMINAL_SUFFIXES))
+
+
+# Verbs whose object noun names the event and whose subject takes part in it ('received
+# benefit', 'offer support', 'suffered an injury').
+LIGHT_VERBS = frozenset("have make take give suffer receive offer provide get win gain face undergo sustain "
+                        "launch announce begin start complete conduct carry lead".split())
+NOMINAL_PREPS = frozenset("for to on against from by".split())
+
+
+def _light_verb(noun: "Token") -> "Token | None":
+    head = noun.head
+    if noun.dep_ == "dobj" and head.pos_ == "VERB" and head.lemma_.lower() in LIGHT_VERBS:
+        return head
+    return None
+
+
+def suffix_free_event(noun: "Token") -> bool:
+    """A noun spelled like its verb ('support', 'work', 'end') counts as an event only with an
+    argument that events take: 'of' + a phrase, a possessor, or a light verb's subject."""
+    return any((c.dep_ == "prep" and c.lower_ == "of") or c.dep_ == "poss" for c in noun.children) \
+        or _light_verb(noun) is not None or _compound_patient(noun) is not None
+
+
+def _compound_patient(noun: "Token") -> "Token | None":
+    """'smoking bans', 'stock market slump': a common-noun compound before an event noun."""
+    comps = [c for c in noun.children if c.dep_ == "compound" and c.i < noun.i and c.pos_ == "NOUN"]
+    return comps[-1] if comps and noun.tag_ in ("NN", "NNS") else None
+
+
+def _possessor(pronoun: "Token") -> tuple["Token", tuple[int, int]] | None:
+    """The person a possessive pronoun ('his', 'her') stands for: the sentence's subject when it
+    names a person before the pronoun."""
+    if pronoun.lower_ not in ("his", "her", "their"):
+        return None
+    root = pronoun.sent.root
+    subj = next((c for c in root.children if c.dep_ in ("nsubj", "nsubjpass") and c.i < pronoun.i), None)
+    if subj is None or subj.pos_ == "PRON" or entity_wh(subj, acting=True) != "who":
+        return None
+    rng = _phrase(subj, drop=("relcl", "acl"))
+    return (subj, rng) if rng else None
+
+
+def agent_noun_verb(noun: "Token") -> str | None:
+    """The verb of an agent noun ('director' -> 'direct', 'dancer' -> 'dance'), or None."""
+    low = noun.lemma_.lower()
+    if noun.pos_ != "NOUN" or not low.endswith(("er", "or")) or len(low) < 5 or low in NOT_PEOPLE_ER \
+            or low in OCCUPATIONS:
+        return None
+    if low in NOUN_VERB:
+        return NOUN_VERB[low]
+    verbs = _verb_lemmas()
+    stem = low[:-2]
+    for cand in (stem, stem + "e", stem[:-1] if len(stem) > 3 and stem[-1] == stem[-2] else None):
+        if cand and cand in verbs and len(cand) > 2:
+            return cand
+    return None
+
+
+def nominal_qas(noun: "Token", doc) -> list[ParsedQA]:
+    verb = noun_verb(noun)
+    if verb is None:
+        return []
+    intransitive = verb in INTRANSITIVE
+    out = []
+
+    def add(question: str, head: "Token", rng: tuple[int, int] | None, role: str) -> None:
+        if rng is None:
+            return
+        text, at = _text(doc, rng)
+        out.append(ParsedQA(noun.text, "nominal", question, text, noun.idx, at, role))
+
+    light = _light_verb(noun)
+    if light is not None and not any(c.dep_ == "poss" for c in noun.children):
+        subj = _subject_of(light)
+        if subj is not None and subj[1] is not None:
+            wh = entity_wh(subj[0], acting=True)
+            add(f"{wh} {vf.past(verb)}?" if intransitive else f"{wh} {vf.past(verb)} something?", subj[0], subj[1],
+                "subject")
+    for c in noun.children:
+        if c.dep_ == "prep" and c.lower_ == "of":
+            pobj = next((x for x in c.children if x.dep_ == "pobj"), None)
+            if pobj is None:
+                continue
+            wh = entity_wh(pobj)
+            if intransitive:
+                add(f"{wh} {vf.past(verb)}?", pobj, _phrase(pobj, drop=("relcl",)), "subject")
+            else:
+                add(f"{wh} was {vf.participle(verb)}?", pobj, _phrase(pobj), "object")
+        elif c.dep_ == "poss" and c.lower_ not in ("its", "their") or (c.dep_ == "poss" and is_person(c)):
+            wh = entity_wh(c)
+            rng = _phrase(c, drop=("case",))
+            owner = _possessor(c)  # 'Shahnaz ... her marriage': Shahnaz married
+            if owner is not None:
+                c, rng = owner
+            q = f"{wh} {vf.past(verb)}?" if intransitive else f"{wh} {vf.past(verb)} something?"
+            add(q, c, rng, "subject")
+        elif c.dep_ == "compound" and c.i < noun.i and c.pos_ in ("NOUN", "PROPN") and (
+                _derived(noun) or c.i == getattr(_compound_patient(noun), "i", -1)):
+            wh = entity_wh(c)
+            rng = _edges(list(c.subtree))
+            if intransitive:
+                add(f"{wh} {vf.past(verb)}?", c, rng, "subject")
+            elif c.ent_type_ in ("GPE", "LOC"):
+                add(f"where was something {vf.participle(verb)}?", c, rng, "adjunct")
+            else:
+                add(f"{wh} was {vf.participle(verb)}?", c, rng, "object")
+        elif c.dep_ == "prep" and c.i > noun.i and c.lower_ in NOMINAL_PREPS and prep_wh(c, noun) not in ("when", "where"):
+            pobj = next((x for x in c.children if x.dep_ == "pobj"), None)
+            if pobj is None:
+                continue
+            wh = entity_wh(pobj, acting=c.lower_ in ("from", "by"))
+            if c.lower_ in ("from", "by"):
+                add(f"{wh} {vf.past(verb)} something?", pobj, _phrase(pobj), "subject")
+            else:
+                add(f"{wh} was {vf.participle(verb)}?", pobj, _phrase(pobj), "object")
+        elif c.dep_ == "prep" and c.i > noun.i:
+            w = prep_wh(c, noun)
+            if w in ("when", "where", "why"):
+                add(f"{w} was something {vf.participle(verb)}?" if not intransitive else f"{w} did something {verb}?",
+                    c, _edges(list(c.subtree)), "adjunct")
+    return out
+
+
+# -- the sentence --------------------------------------------------------------------------------------
+
+def _activity_qas(verb: "Token", noun: "Token", doc) -> list[ParsedQA]:
+    """'Wenham started his acting career in the late 1980s': who acted? -> Wenham, when did
+    someone act? -> in the late 1980s. Only for a possessed noun ('his acting career'), whose
+    owner is the one doing it, when the noun is the object of a verb that has a subject."""
+    poss = next((c for c in noun.children if c.dep_ == "poss"), None)
+    governor = noun.head
+    if poss is None or noun.dep_ != "dobj" or governor.pos_ != "VERB":
+        return []
+    out = []
+    for a in verbal_args(governor):
+        if a.role == "subject" or (a.role == "adjunct" and a.wh in ("when", "where")):
+            text, at = _text(doc, a.rng)
+            q = f"{a.wh} {vf.past(verb.lemma_)}?" if a.role == "subject" else f"{a.wh} did someone {verb.lemma_.lower()}?"
+            out.append(ParsedQA(verb.text, "verbal", q, text, verb.idx, at, a.role))
+    return out
+
+
+def participle_qas(verb: "Token", doc) -> list[ParsedQA]:
+    """An adjectival past participle ('a controlled explosion'): what was controlled? -> explosion."""
+    noun = verb.head
+    if verb.tag_ == "VBG" and noun.pos_ == "NOUN" and noun.i > verb.i:
+        return _activity_qas(verb, noun, doc)
+    if verb.tag_ != "VBN" or noun.pos_ not in ("NOUN", "PROPN") or noun.i < verb.i:
+        return []
+    comps = [c for c in noun.children if c.dep_ == "compound" and verb.i < c.i < noun.i]
+    start = comps[0].i if comps else noun.i
+    wh = entity_wh(noun)
+    return [ParsedQA(verb.text, "verbal", f"{wh} was {verb.lower_}?", doc[start:noun.i + 1].text, verb.idx,
+                     doc[start].idx, "subject")]
+
+
+# Participles the parser reads as prepositions, which the gold still asks about as verbs.
+PREPOSITION_VERBS = frozenset(("including", "according"))
+
+
+def preposition_verb_qas(tok: "Token", doc) -> list[ParsedQA]:
+    """'awards, including the AACTA Award' -> what includes something? -> awards; what does
+    something include? -> the AACTA Award. 'According to X, Y' -> what is according to
+    something? -> Y; what is something according to? -> X."""
+    word = tok.lower_
+    pobj = next((c for c in tok.subtree if c.dep_ == "pobj" and c.head.i in (tok.i, tok.i + 1)), None)
+    if pobj is None:
+        return []
+    head = tok.head
+    own = {t.i for t in tok.subtree}
+    out = []
+    prng = _phrase(pobj)
+    if word == "including":
+        if head.pos_ in ("NOUN", "PROPN", "PRON"):
+            hrng = _edges([t for t in head.subtree if t.i not in own and t.i < tok.i])
+            if hrng:
+                t, at = _text(doc, hrng)
+                out.append(ParsedQA(tok.text, "verbal", "what includes something?", t, tok.idx, at, "subject"))
+        if prng:
+            t, at = _text(doc, prng)
+            out.append(ParsedQA(tok.text, "verbal", "what does something include?", t, tok.idx, at, "object"))
+    else:
+        clause = _edges([t for t in head.subtree if t.i not in own])
+        if clause and head.pos_ in ("VERB", "AUX"):
+            t, at = _text(doc, clause)
+            out.append(ParsedQA(tok.text, "verbal", "what is according to something?", t, tok.idx, at, "subject"))
+        if prng:
+            t, at = _text(doc, prng)
+            out.append(ParsedQA(tok.text, "verbal", "what is something according to?", t, tok.idx, at, "object"))
+    return out
+
+
+def _opens_clause(tok: "Token") -> bool:
+    """Whether only bullets, numbers or punctuation come before ``tok`` in its sentence."""
+    return all(t.is_punct or t.like_num or t.is_space or not t.text.isalnum() for t in tok.doc[tok.sent.start:tok.i])
+
+
+def _is_predicate_verb(tok: "Token") -> bool:
+    if not tok.text[:1].isalpha():
+        return False  # a hyphen or a symbol the tagger took for a verb
+    if tok.i + 1 < len(tok.doc) and tok.doc[tok.i + 1].text == "-" and len(tok.text) <= 3:
+        return False  # a prefix split off by the tokenizer ('co-founded')
+    if tok.pos_ not in ("VERB",) and not (tok.pos_ == "AUX" and tok.dep_ in ("ROOT", "conj", "ccomp", "xcomp",
+                                                                          "advcl", "relcl") and tok.lemma_ != "be"):
+        return False
+    if tok.dep_ in _SKIP_VERB_DEPS:
+        return False
+    if tok.ent_type_ in ("PERSON", "ORG", "WORK_OF_ART", "GPE", "FAC", "EVENT", "LOC", "PRODUCT") \
+            and tok.text[:1].isupper() and not _opens_clause(tok):
+        return False  # part of a name ('Knots Landing'); not a sentence's first word ('Keep ...')
+    return tok.lemma_.lower() not in ("be",) and tok.lower_ not in PREPOSITION_VERBS
+
+
+def _is_copula(tok: "Token") -> bool:
+    """'be' with a complement, unless the complement is a participle ('is dynamically typed':
+    the participle is the predicate)."""
+    comps = [c for c in tok.children if c.dep_ in ("attr", "acomp")]
+    return tok.lemma_ == "be" and tok.dep_ not in ("aux", "auxpass") and bool(comps) and not all(
+        c.tag_ == "VBN" and c.pos_ == "VERB" for c in comps)
+
+
+def read_qas(text: str) -> list[ParsedQA]:
+    """Every QA pair of ``text`` (one sentence, or a few), in the order of their predicates."""
+    doc = parse(readable_copy(text))  # same length as ``text``: every offset carries over
+    out: list[ParsedQA] = []
+    for tok in doc:
+        if _is_copula(tok):
+            out.extend(copular_qas(tok, doc))
+        elif _is_predicate_verb(tok):
+            args = verbal_args(tok)
+            for q, a in verbal_questions(tok, args):
+                ans, at = _text(doc, a.rng)
+                out.append(ParsedQA(tok.text, "verbal", q, ans, tok.idx, at, a.role))
+        elif tok.pos_ == "NOUN":
+            out.extend(nominal_qas(tok, doc))
+        elif tok.dep_ == "amod" and tok.pos_ == "VERB":
+            out.extend(participle_qas(tok, doc))
+        elif tok.lower_ in PREPOSITION_VERBS and tok.dep_ == "prep":
+            out.extend(preposition_verb_qas(tok, doc))
+    # read the words back from the original text (the parse saw markup as blanks)
+    return [ParsedQA(text[q.predicate_start:q.predicate_start + len(q.predicate)], q.predicate_type, q.question,
+                     text[q.answer_start:q.answer_start + len(q.answer)], q.predicate_start, q.answer_start, q.role)
+            for q in out]

@@ -1,0 +1,134 @@
+"""The offline QA reader: QA-SRL / QANom style pairs from spaCy's dependency parse, no model call.
+
+Sentences are written for these tests or come from the project's own README example; none comes
+from a benchmark split."""
+
+import pytest
+
+from factgrain.agent.decompose.qasem import QASemDecomposer
+from factgrain.agent.decompose.qasem_parse import read_qas
+from factgrain.agent.reader import foreign_script, mask_markup
+from factgrain.agent.segment import segment
+from factgrain.backends.scripted import ScriptedBackend
+
+MEASLES = ("An inquest into the death of a man who died of measles has been opened and adjourned after a "
+           "post-mortem examination failed to establish how he got the illness.")
+
+
+def qas(sentence):
+    return [(q.predicate, q.question, q.answer) for q in read_qas(sentence)]
+
+
+def no_call_backend():
+    return ScriptedBackend(handler=lambda req: pytest.fail(f"the offline reader made a model call ({req.kind})"))
+
+
+async def decompose(text):
+    dec = QASemDecomposer(no_call_backend(), span_mode="parse")
+    units = await dec.decompose(segment(text))
+    for u in units:  # every answer and predicate is an exact span of the text
+        assert text[u.answer_span.start:u.answer_span.end] == u.answer
+        assert text[u.predicate_span.start:u.predicate_span.end] == u.predicate
+    return dec, units
+
+
+def test_readme_example_gives_who_died_and_the_cause_of_death():
+    got = qas(MEASLES)
+    assert ("died", "who died?", "a man") in got
+    assert ("death", "who died?", "a man") in got  # the noun 'death', QANom style
+    cause = [(p, q, a) for p, q, a in got if p == "died" and "measles" in a]
+    assert cause == [("died", "how did someone die?", "of measles")]
+    # the relative clause is skipped when the inquest is the subject, kept as part of its phrase
+    assert ("opened", "what has been opened?", "An inquest into the death of a man who died of measles") in got
+    assert ("adjourned", "what has been adjourned?", "An inquest into the death of a man who died of measles") in got
+    # a modifier after coordinated verbs belongs to both
+    assert any(p == "opened" and q.startswith("when has something been opened") for p, q, _ in got)
+    assert ("failed", "what did something fail to do?", "to establish how he got the illness") in got
+    assert ("got", "what did someone get?", "the illness") in got
+
+
+@pytest.mark.parametrize("sentence,expected", [
+    ("The vote was unanimous.", ("was", "what was unanimous?", "The vote")),
+    ("C# is a programming language.", ("is", "what is a programming language?", "C#")),
+    ("The budget was 5 million dollars.", ("was", "what was 5 million dollars?", "The budget")),
+    ("The press publishes books.", ("publishes", "what does something publish?", "books")),
+    ("The press publishes books.", ("publishes", "what publishes something?", "The press")),
+])
+def test_plain_and_copular_sentences_yield_units(sentence, expected):
+    assert expected in qas(sentence)
+
+
+@pytest.mark.parametrize("sentence,expected", [
+    # passive with its by-agent, place and time from entities
+    ("The minister was kidnapped by rebels in Mali in 2013.",
+     [("kidnapped", "who was kidnapped?", "The minister"), ("kidnapped", "who kidnapped someone?", "rebels"),
+      ("kidnapped", "where was someone kidnapped?", "in Mali"), ("kidnapped", "when was someone kidnapped?", "in 2013")]),
+    # infinitive takes the subject of its controller; a gerund after a preposition the clause's subject
+    ("She wanted to establish a school after finishing her degree.",
+     [("wanted", "who wanted to do something?", "She"), ("establish", "who established something?", "She"),
+      ("finishing", "who finished something?", "She"), ("finishing", "what did someone finish?", "her degree")]),
+    # object control: the people are the ones who pray
+    ("The billboard asks people to pray for the boy.", [("pray", "who prayed?", "people")]),
+    # a relative clause whose pronoun is the object
+    ("The book that he wrote won a prize.", [("wrote", "what did someone write?", "The book")]),
+    # coordination shares the subject and the auxiliaries
+    ("The bridge will be closed and repaired.", [("repaired", "what will be repaired?", "The bridge")]),
+    # a reduced relative clause is a passive of its head noun
+    ("Two men arrested by the police were released.", [("arrested", "who was arrested?", "Two men"),
+                                                      ("arrested", "who arrested someone?", "the police")]),
+    # money asks 'how much'; a modal stays in the question
+    ("The repairs will cost 2 million pounds.", [("cost", "how much will something cost?", "2 million pounds")]),
+    # a nominal predicate with an 'of' argument: what was examined?
+    ("The examination of the documents took a week.", [("examination", "what was examined?", "the documents")]),
+])
+def test_parse_gives_qa_srl_questions(sentence, expected):
+    got = qas(sentence)
+    for item in expected:
+        assert item in got, (item, got)
+
+
+async def test_markup_is_read_as_text_and_spans_index_the_original():
+    text = "The committee **approved** the <b>new budget</b> (after a long debate) on _Monday_."
+    dec, units = await decompose(text)
+    got = {(u.predicate, u.question, u.answer) for u in units}
+    assert ("approved", "who approved something?", "The committee") in got
+    assert ("approved", "what did someone approve?", "the <b>new budget") in got
+    assert ("approved", "when did someone approve something?", "on _Monday") in got
+    assert not dec.warnings
+    # the blanked copy keeps every offset
+    assert len(mask_markup(text)) == len(text) and "**" not in mask_markup(text) and "<b>" not in mask_markup(text)
+
+
+async def test_markdown_link_and_aside_do_not_hide_the_predicate():
+    text = "The [report](https://example.org/r) [published in May] found three faults."
+    _, units = await decompose(text)
+    assert ("found", "what found something?", "The [report") in {(u.predicate, u.question, u.answer) for u in units}
+
+
+@pytest.mark.parametrize("text,script", [("巴黎是法国的首都。", "CJK"), ("باريس هي عاصمة فرنسا.", "ARABIC")])
+async def test_unreadable_script_is_a_warning_naming_the_sentence(text, script):
+    dec, units = await decompose("Paris is big.\n\n" + text)
+    assert {u.sentence_index for u in units} == {0}
+    (warning,) = dec.warnings
+    assert warning.startswith("sentence 1:") and script in warning and text[:4] in warning
+
+
+def test_foreign_script_detection():
+    assert foreign_script("The café serves crème brûlée.") is None
+    assert foreign_script("東京は日本の首都です。") == "CJK"
+    assert foreign_script("Москва — столица России.") == "CYRILLIC"
+    assert foreign_script("42 + 7") is None
+
+
+@pytest.mark.parametrize("method", ["qasem", "triqua"])
+def test_check_in_parse_mode_makes_no_model_call(method):
+    import factgrain
+
+    backend = no_call_backend()
+    report = factgrain.check("The vote was unanimous.", "The vote was 7 to 2.", model=backend, method=method,
+                             verifier="lexical", span_mode="parse")
+    assert backend.requests == [] and report.usage.calls == 0
+    units = [r.unit for r in report.results]
+    assert units, "the copular sentence must yield a unit"
+    words = " ".join(str(u.model_dump()) for u in units)
+    assert "unanimous" in words
