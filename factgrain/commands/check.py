@@ -114,9 +114,13 @@ def emit(report, fmt: str, output: str | None) -> None:
     if fmt == "json":
         out = report.to_json()
     elif fmt == "markdown":
-        out = report.to_markdown()
+        from factgrain.render.markdown import render_markdown
+
+        out = render_markdown(report)
     elif fmt == "html":
-        out = report.to_html()
+        from factgrain.render.html import render_html
+
+        out = render_html(report)
     else:
         if output:
             from factgrain.render.table import table_text
@@ -134,11 +138,24 @@ def emit(report, fmt: str, output: str | None) -> None:
         sys.stdout.write(out if out.endswith("\n") else out + "\n")
 
 
+def run_batch_cli(args: argparse.Namespace) -> int:
+    """``check --batch IN --out OUT``: prints a summary line; non-zero exit when rows failed."""
+    from factgrain.agent.evaluator import Evaluator, run_sync
+    from factgrain.batch import run_batch
+
+    if not args.out:
+        raise InputError("--batch needs --out FILE (results are appended there, one JSON line per row)")
+    if args.text or args.reference or args.reference_opt or args.example:
+        raise InputError("--batch reads text and reference from the JSONL rows; drop the file arguments")
+    evaluator = Evaluator(args.model, **evaluator_kwargs(args))
+    summary = run_sync(run_batch(evaluator, args.batch, args.out, concurrency=args.concurrency))
+    print(summary.line(args.out), file=sys.stderr)
+    return summary.exit_code
+
+
 def run(args: argparse.Namespace) -> int:
     if getattr(args, "batch", None):
-        from factgrain.batch import run_cli
-
-        return run_cli(args)
+        return run_batch_cli(args)
     from factgrain.agent.evaluator import Evaluator, run_sync
     from factgrain.agent.inputs import check_text, normalize_reference
     from factgrain.progress import stages
