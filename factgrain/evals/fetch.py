@@ -30,7 +30,6 @@ from factgrain.evals.catalog import CATALOG, Dataset
 BASE_URL_ENV = "FACTGRAIN_DATA_BASE_URL"
 DEFAULT_BASE_URL = "https://raw.githubusercontent.com"
 DATA_DIR_ENV = "FACTGRAIN_DATA_DIR"
-CHUNK = 1 << 16
 
 
 class DataFetchError(FactgrainError):
@@ -102,7 +101,7 @@ def download(url: str, target: Path, *, client: httpx.Client, retries: int = 3) 
                 with part.open("ab" if resumed else "wb") as fh, _progress(total, target.name) as advance:
                     if have:
                         advance(have)
-                    for chunk in resp.iter_bytes(CHUNK):
+                    for chunk in resp.iter_bytes():  # as received: a dropped connection keeps what came
                         fh.write(chunk)
                         advance(len(chunk))
                 if total is not None and part.stat().st_size != total:
