@@ -21,6 +21,13 @@ def add_input_args(p: argparse.ArgumentParser, verb: str) -> None:
 
 
 def add_model_args(p: argparse.ArgumentParser) -> None:
+    """The backends and the verifier options of a command that checks texts."""
+    add_backend_args(p)
+    add_verifier_args(p)
+
+
+def add_backend_args(p: argparse.ArgumentParser) -> None:
+    """Which model each role uses and which verifier (what ``factgrain backends`` reports on)."""
     g = p.add_argument_group("backend")
     g.add_argument("--model", help="provider/model, e.g. embedded/smollm2-135m (default), openai/gpt-4o-mini, vllm/<name>, nli/<dir>")
     g.add_argument("--base-url", help="OpenAI-compatible base URL (else FACTGRAIN_BASE_URL / OPENAI_BASE_URL)")
@@ -29,8 +36,13 @@ def add_model_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("--reflector-model", help="a separate provider/model for reflection")
     g.add_argument("--verifier-model", help="a separate provider/model for verification")
     g.add_argument("--verifier", choices=["llm", "lexical", "nli", "fused"], help="verifier (default: lexical with the bundled model, llm otherwise)")
+
+
+def add_verifier_args(p: argparse.ArgumentParser) -> None:
+    """Options of the verification itself; only commands that verify take them."""
+    g = p.add_argument_group("verification")
     g.add_argument("--nli-model", help="local NLI model directory for --verifier nli (same as --model nli/<dir>)")
-    g.add_argument("--calibration", help="calibration profile name or JSON path (from `factgrain calibrate`)")
+    g.add_argument("--calibration", help="calibration profile name or JSON path (from factgrain calibrate)")
     g.add_argument("--skip-uncovered", action="store_true",
                    help="units whose argument is absent from the reference are extrinsic errors without a verifier call")
 
