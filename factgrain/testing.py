@@ -93,11 +93,12 @@ def assert_consistent(text: str, reference: Any, *, min_score: float = 1.0, meth
     AssertionError) unless its consistency - the share of scored units that are supported - is at
     least ``min_score``. A text with no scored unit fails too: nothing was shown to be supported.
     Returns the Report when it passes. ``check_options`` go to :func:`factgrain.check`."""
-    import factgrain
+    from factgrain.agent.evaluator import Evaluator, run_sync
 
     if not 0.0 <= min_score <= 1.0:
         raise ValueError(f"min_score must be between 0 and 1, got {min_score}")
-    report = factgrain.check(text, reference, question=question, model=model, method=method, **check_options)
+    # what factgrain.check does (the package's __init__ is the public face, not imported from inside)
+    report = run_sync(Evaluator(model, method=method, **check_options).acheck(text, reference, question=question))
     message = consistency_failure(report, min_score=min_score)
     if message is not None:
         raise ConsistencyAssertionError(message, report)
