@@ -140,7 +140,7 @@ def violations() -> list[str]:
             names = [ln for t, ln in imps if t == "factgrain"]
             found += [f"{m}:{ln} imports names from the top-level factgrain package (import the module that "
                       "defines them)" for ln in names]
-    return found
+    return list(dict.fromkeys(found))  # one line per statement, even when it imports several names
 
 
 def cycles() -> list[list[str]]:
