@@ -46,7 +46,8 @@ def run_list(args: argparse.Namespace) -> int:
     dest = default_dest()
     rows = [{"name": d.name, "rows": d.rows, "splits": d.splits, "size_bytes": d.size, "sha256": d.sha256,
              "license": d.license, "repository": d.repo, "commit": d.commit, "paths": list(d.paths),
-             "fetch": "yes" if d.fetchable else f"not yet: {d.missing}", "local": local_status(d, dest)}
+             "fetch": "yes" if d.fetchable else f"not yet: {d.missing}", "downloads": list(d.fetched_paths),
+             "local": local_status(d, dest)}
             for d in CATALOG.values()]
     if args.format == "json":
         sys.stdout.write(json.dumps({"dest": str(dest), "datasets": rows}, indent=2) + "\n")
@@ -59,7 +60,8 @@ def run_list(args: argparse.Namespace) -> int:
         print(f"  paths    {', '.join(r['paths'])}")
         print(f"  license  {r['license']}")
         print(f"  sha256   {r['sha256']}")
-        print(f"  fetch    {r['fetch']}")
+        reads = f" (downloads {', '.join(r['downloads'])})" if r["fetch"] == "yes" and r["downloads"] != r["paths"] else ""
+        print(f"  fetch    {r['fetch']}{reads}")
     return 0
 
 

@@ -25,10 +25,15 @@ class Dataset:
     normalizer: str | None = None  # a name in factgrain.evals.normalize.NORMALIZERS
     missing: str = ""  # why there is no normalizer yet (shown by list, raised by fetch)
     splits: str = ""
+    downloads: tuple[str, ...] = ()  # the paths the normalizer reads, when not all of ``paths``
 
     @property
     def source(self) -> str:
         return f"{self.repo}@{self.commit}"
+
+    @property
+    def fetched_paths(self) -> tuple[str, ...]:
+        return self.downloads or self.paths
 
     @property
     def fetchable(self) -> bool:
@@ -49,9 +54,9 @@ CATALOG: dict[str, Dataset] = {d.name: d for d in (
                    "code_and_resources/entailment_inputs/oracle_chunks/claim/dev.jsonl",
                    "code_and_resources/entailment_inputs/oracle_chunks/claim/test.jsonl"),
             license="annotations ODC-BY, text CC-BY-SA", rows=707, size=6925912, splits="dev, test",
-            sha256="0c35f8d769cec365e55dc8fc87fe17806dc73b24d7159eebca177e31179b885c",
-            missing="the join of the claim files with the oracle-chunk articles (reference text, "
-                    "supporting_sentences, context) is not written yet"),
+            sha256="0c35f8d769cec365e55dc8fc87fe17806dc73b24d7159eebca177e31179b885c", normalizer="wice",
+            # the claim files carry the whole cited article (evidence), so the oracle chunks are not needed
+            downloads=("data/entailment_retrieval/claim/dev.jsonl", "data/entailment_retrieval/claim/test.jsonl")),
     Dataset("claimdecomp", repo="Jaswar/nlp-project", commit="3d9a871b8e2d15244113ed48ea055090161c3e87",
             paths=("ClaimDecomp/dev.jsonl", "ClaimDecomp/test.jsonl"), license="no license file",
             rows=400, size=3046911, splits="dev, test",

@@ -180,7 +180,7 @@ def fetch(name: str, *, dest: str | Path | None = None, base: str | None = None,
             if not ds.fetchable:
                 continue
             cache = out_dir / ".sources" / f"{ds.repo.replace('/', '__')}@{ds.commit}"
-            files = {p: download(source_url(ds, p, root), cache / p, client=client, retries=retries) for p in ds.paths}
+            files = {p: download(source_url(ds, p, root), cache / p, client=client, retries=retries) for p in ds.fetched_paths}
             try:
                 path = _write_verified(ds, NORMALIZERS[ds.normalizer](files), out_dir)  # type: ignore[index]
             except (DataChecksumError, ValueError, KeyError, TypeError) as exc:

@@ -94,7 +94,28 @@ def qasem_consistency_qa(sources: Sources) -> Iterator[dict[str, Any]]:
             }
 
 
+_WICE_LABELS = {"supported": (1, 1), "partially_supported": (0, 1), "not_supported": (0, 0)}
+
+
+def wice(sources: Sources) -> Iterator[dict[str, Any]]:
+    """WiCE claim level (``data/entailment_retrieval/claim/{dev,test}.jsonl``): the claim, the cited
+    article as one line per evidence sentence, the strict label (only ``supported`` = 1) and the
+    lenient one (``partially_supported`` counts), and the sentence ids that support it."""
+    claim_files = {p: f for p, f in sources.items() if "/entailment_retrieval/claim/" in p}
+    for source_path in sorted(claim_files, key=lambda p: ("dev", "test").index(_split_of(p))):
+        split = _split_of(source_path)
+        for src in _jsonl(claim_files[source_path]):
+            meta = src["meta"]
+            strict, lenient = _WICE_LABELS[src["label"]]
+            yield {"id": f"wice-{meta['id']}", "dataset": "wice", "split": split,
+                   "reference": "\n".join(src["evidence"]), "text": src["claim"], "label": strict,
+                   "label_lenient": lenient, "orig_label": src["label"],
+                   "supporting_sentences": src["supporting_sentences"], "context": meta.get("claim_context"),
+                   "title": meta.get("claim_title"), "section": meta.get("claim_section")}
+
+
 NORMALIZERS: dict[str, Callable[[Sources], Iterator[dict[str, Any]]]] = {
     "qasem_consistency": qasem_consistency,
     "qasem_consistency_qa": qasem_consistency_qa,
+    "wice": wice,
 }

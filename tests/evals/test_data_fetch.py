@@ -41,6 +41,14 @@ def to_source(row: dict) -> dict:
     return out
 
 
+def wice_source(row: dict) -> dict:
+    """A shared wice row back in the WiCE claim-file format (one evidence sentence a line)."""
+    return {"label": row["orig_label"], "supporting_sentences": row["supporting_sentences"], "claim": row["text"],
+            "evidence": row["reference"].split("\n"),
+            "meta": {"id": row["id"].removeprefix("wice-"), "claim_title": row["title"],
+                     "claim_section": row["section"], "claim_context": row["context"]}}
+
+
 def serialized(rows) -> bytes:
     return b"".join((json.dumps(r, ensure_ascii=False) + "\n").encode() for r in rows)
 
@@ -63,6 +71,17 @@ def test_the_normalizers_rebuild_the_shared_files_exactly(qasem, data_dir, tmp_p
         assert len(data) == CATALOG[name].size and data.count(b"\n") == CATALOG[name].rows
     pairs = [(s, t) for r in qasem for s, t in zip(r["sentences"], r["sentence_tokens"])]
     assert len(pairs) > 400 and all(detokenize(t) == s for s, t in pairs)
+
+
+def test_the_wice_normalizer_rebuilds_the_shared_file_exactly(data_dir, tmp_path):
+    rows = shared_rows(data_dir, "wice")
+    sources = {}
+    for split in ("dev", "test"):
+        path = tmp_path / f"{split}.jsonl"
+        path.write_text("".join(json.dumps(wice_source(r)) + "\n" for r in rows if r["split"] == split), encoding="utf-8")
+        sources[f"data/entailment_retrieval/claim/{split}.jsonl"] = path
+    data = serialized(NORMALIZERS["wice"](sources))
+    assert hashlib.sha256(data).hexdigest() == CATALOG["wice"].sha256 and data.count(b"\n") == 707
 
 
 def test_the_catalogue_is_the_shared_folder(data_dir):
@@ -157,7 +176,7 @@ def small(qasem, qasem_qa):
         "qasem_consistency_qa": dataclasses.replace(
             CATALOG["qasem_consistency_qa"], rows=len(qa_rows), size=len(serialized(qa_rows)),
             sha256=hashlib.sha256(serialized(qa_rows)).hexdigest()),
-        "wice": CATALOG["wice"],
+        "claimdecomp": CATALOG["claimdecomp"],
     }
     return files, catalog, responses, serialized(qa_rows)
 
@@ -169,7 +188,7 @@ def _leftovers(dest: Path) -> list[str]:
 def test_good_download_writes_verified_files(small, tmp_path):
     files, catalog, responses, qa = small
     with SourceServer(files) as srv:
-        written = F.fetch("all", dest=tmp_path, base=srv.url, catalog={k: v for k, v in catalog.items() if k != "wice"})
+        written = F.fetch("all", dest=tmp_path, base=srv.url, catalog={k: v for k, v in catalog.items() if k != "claimdecomp"})
     assert [p.name for p in written] == ["qasem_consistency.jsonl.gz", "qasem_consistency_qa.jsonl.gz"]
     assert gzip.open(written[0], "rb").read() == responses
     assert gzip.open(written[1], "rb").read() == qa
@@ -238,8 +257,8 @@ def test_a_server_that_ignores_range_restarts_the_file_cleanly(small, tmp_path):
 def test_fetch_says_what_is_missing_for_a_dataset_without_normalizer(small, tmp_path):
     files, catalog, _, _ = small
     with SourceServer(files) as srv:
-        with pytest.raises(F.NormalizerMissingError, match="wice cannot be fetched yet: the join") as info:
-            F.fetch("wice", dest=tmp_path, base=srv.url, catalog=catalog)
+        with pytest.raises(F.NormalizerMissingError, match="claimdecomp cannot be fetched yet: the removal") as info:
+            F.fetch("claimdecomp", dest=tmp_path, base=srv.url, catalog=catalog)
         assert srv.requests == []
     assert "nothing was downloaded" in str(info.value) and _leftovers(tmp_path) == []
 
@@ -253,8 +272,8 @@ def test_cli_fetch_list_and_path(small, tmp_path, monkeypatch, capsys):
         assert main(["data", "fetch", "qasem_consistency"]) == 0
     out = capsys.readouterr()
     assert out.out.strip() == str(tmp_path / "data" / "qasem_consistency.jsonl.gz") and "sha256 verified" in out.err
-    assert main(["data", "fetch", "wice"]) == 3
-    assert "wice cannot be fetched yet" in capsys.readouterr().err
+    assert main(["data", "fetch", "claimdecomp"]) == 3
+    assert "claimdecomp cannot be fetched yet" in capsys.readouterr().err
     assert main(["data", "path"]) == 0
     assert capsys.readouterr().out.strip() == str(tmp_path / "data")
 
@@ -270,7 +289,7 @@ def test_list_shows_every_dataset_of_the_shared_readme(data_dir, capsys):
     assert main(["data", "list", "--format", "json"]) == 0
     rows = json.loads(capsys.readouterr().out)["datasets"]
     assert {r["name"]: r["fetch"] == "yes" for r in rows}["qasem_consistency_qa"] is True
-    assert sum(r["fetch"] != "yes" for r in rows) == 7
+    assert sum(r["fetch"] != "yes" for r in rows) == 6
 
 
 def test_missing_data_error_names_the_command(tmp_path, monkeypatch):
@@ -278,6 +297,8 @@ def test_missing_data_error_names_the_command(tmp_path, monkeypatch):
 
     with pytest.raises(ValueError, match="factgrain data fetch wice"):
         ds.dataset_path("wice", data_dir=tmp_path)
+    with pytest.raises(ValueError, match="unknown dataset 'nope'"):
+        ds.dataset_path("nope", data_dir=tmp_path)
     monkeypatch.delenv("FACTGRAIN_DATA_DIR", raising=False)
     monkeypatch.setattr(ds, "_default_candidates", lambda: [tmp_path / "nowhere"])
     with pytest.raises(ds.DataDirNotFoundError, match="factgrain data fetch"):
