@@ -38,7 +38,7 @@ ALLOWED: dict[str, set[str]] = {
 }
 # The pipeline: what it must never reach (the CLI, the harness, integrations, batch files, views).
 PIPELINE_FORBIDDEN = ("factgrain.cli", "factgrain.commands", "factgrain.evals", "factgrain.integrations",
-                      "factgrain.batch", "factgrain.render", "factgrain.testing", "factgrain.data")
+                      "factgrain.batch", "factgrain.render", "factgrain.testing")
 # Third-party packages the pipeline must not import. langchain_text_splitters is a text-splitting
 # library (no LangChain runtime, no Runnable), so it is not on this list.
 PIPELINE_FORBIDDEN_EXTERNAL = ("langchain", "langchain_core", "langchain_openai", "langchain_community",
