@@ -35,7 +35,7 @@ def test_an_ungrounded_text_fails_with_its_spans_units_and_evidence():
     bad = report.unsupported()
     assert bad and report.scores.consistency < 1.0
     assert message.startswith("the text is not consistent with its reference: consistency")
-    assert f"below min_score 1.00" in message
+    assert "below min_score 1.00" in message
     spans = message.split("unsupported spans", 1)[1]
     assert "1925" in spans and "Rome" in spans and "1889." not in spans.split("evidence")[0]
     for r in bad:  # every failing unit is named with its probability

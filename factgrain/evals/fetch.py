@@ -149,6 +149,20 @@ def _write_verified(ds: Dataset, rows, dest: Path) -> Path:
             tmp.unlink()
 
 
+def _verified(ds: Dataset, path: Path) -> bool:
+    """Whether ``path`` already holds exactly the catalogued file (then nothing is downloaded)."""
+    if not path.is_file():
+        return False
+    digest = hashlib.sha256()
+    try:
+        with gzip.open(path, "rb") as fh:
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                digest.update(block)
+    except (OSError, EOFError):
+        return False
+    return digest.hexdigest() == ds.sha256
+
+
 def fetch(name: str, *, dest: str | Path | None = None, base: str | None = None,
           catalog: dict[str, Dataset] | None = None, client: httpx.Client | None = None,
           retries: int = 3, on_done: Callable[[Dataset, Path], None] | None = None) -> list[Path]:
@@ -178,6 +192,11 @@ def fetch(name: str, *, dest: str | Path | None = None, base: str | None = None,
     try:
         for ds in chosen:
             if not ds.fetchable:
+                continue
+            if _verified(ds, out_dir / f"{ds.name}.jsonl.gz"):
+                written.append(out_dir / f"{ds.name}.jsonl.gz")
+                if on_done:
+                    on_done(ds, written[-1])
                 continue
             cache = out_dir / ".sources" / f"{ds.repo.replace('/', '__')}@{ds.commit}"
             files = {p: download(source_url(ds, p, root), cache / p, client=client, retries=retries) for p in ds.fetched_paths}

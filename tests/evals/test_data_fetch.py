@@ -193,6 +193,10 @@ def test_good_download_writes_verified_files(small, tmp_path):
     assert gzip.open(written[0], "rb").read() == responses
     assert gzip.open(written[1], "rb").read() == qa
     assert _leftovers(tmp_path) == ["qasem_consistency.jsonl.gz", "qasem_consistency_qa.jsonl.gz"]
+    # a second fetch finds the verified files and downloads nothing
+    with SourceServer(files) as srv:
+        F.fetch("qasem_consistency", dest=tmp_path, base=srv.url, catalog=catalog)
+    assert srv.requests == []
     # the harness reads what fetch wrote
     from factgrain.evals.datasets import load_responses
 
