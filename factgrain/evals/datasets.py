@@ -93,8 +93,9 @@ def data_dir(path: str | os.PathLike[str] | None = None) -> Path:
 
     1. ``path`` when given,
     2. the ``FACTGRAIN_DATA_DIR`` environment variable when set (non-empty),
-    3. the first existing of ``<cwd>/../shared/data`` and
-       ``<repository root>/../shared/data``.
+    3. the first existing of ``<cwd>/../shared/data``,
+       ``<repository root>/../shared/data`` and the folder ``factgrain data fetch``
+       writes into (``~/.cache/factgrain/data``).
 
     An explicit ``path`` or environment value that is not a directory raises
     :class:`DataDirNotFoundError` (no silent fallback), as does finding none of
