@@ -85,7 +85,8 @@ def download(url: str, target: Path, *, client: httpx.Client, retries: int = 3) 
     last_error: Exception | None = None
     for _ in range(retries + 1):
         have = part.stat().st_size if part.exists() else 0
-        headers = {"Range": f"bytes={have}-"} if have else {}
+        # identity: byte ranges and Content-Length then count the file's own bytes, not a gzip stream's
+        headers = {"Accept-Encoding": "identity", **({"Range": f"bytes={have}-"} if have else {})}
         try:
             with client.stream("GET", url, headers=headers) as resp:
                 if resp.status_code == 416 and have:  # the .part is already whole

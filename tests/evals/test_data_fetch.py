@@ -105,6 +105,7 @@ class SourceServer:
         self.cut: dict[str, int] = {}
         self.ignore_range = False
         self.requests: list[tuple[str, str | None]] = []
+        self.encodings: set[str | None] = set()
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -114,6 +115,7 @@ class SourceServer:
             def do_GET(self):
                 rng = self.headers.get("Range")
                 outer.requests.append((self.path, rng))
+                outer.encodings.add(self.headers.get("Accept-Encoding"))
                 body = outer.files.get(self.path)
                 if body is None:
                     self.send_response(404)
@@ -229,6 +231,7 @@ def test_interrupted_download_resumes_with_a_range_request(small, tmp_path):
         (written,) = F.fetch("qasem_consistency", dest=tmp_path, base=srv.url, catalog=catalog)
     ranges = [r for p, r in srv.requests if p == path]
     assert ranges[0] is None and ranges[1] == f"bytes={len(files[path][: len(files[path]) // 2])}-"
+    assert srv.encodings == {"identity"}  # byte ranges of the file itself, never of a compressed stream
     assert gzip.open(written, "rb").read() == responses
     assert _leftovers(tmp_path) == ["qasem_consistency.jsonl.gz"]
 
