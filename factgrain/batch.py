@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -191,18 +190,3 @@ async def run_batch(evaluator: Any, in_path: str | Path, out_path: str | Path, *
     finally:
         appender.close()
     return summary
-
-
-def run_cli(args: Any) -> int:
-    """``factgrain check --batch IN --out OUT``: prints a summary line; non-zero exit when rows failed."""
-    from factgrain.agent.evaluator import Evaluator, run_sync
-    from factgrain.commands.check import evaluator_kwargs
-
-    if not args.out:
-        raise InputError("--batch needs --out FILE (results are appended there, one JSON line per row)")
-    if args.text or args.reference or args.reference_opt or args.example:
-        raise InputError("--batch reads text and reference from the JSONL rows; drop the file arguments")
-    evaluator = Evaluator(args.model, **evaluator_kwargs(args))
-    summary = run_sync(run_batch(evaluator, args.batch, args.out, concurrency=args.concurrency))
-    print(summary.line(args.out), file=sys.stderr)
-    return summary.exit_code

@@ -10,11 +10,13 @@ import sys
 
 from factgrain._version import __version__
 from factgrain.commands import COMMANDS
+from factgrain.commands.help import Parser
 from factgrain.errors import FactgrainError
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="factgrain", description="Find where a generated text is not supported by its sources.")
+    # Parser: plain-text help with every option's default, passed on to each subcommand's parser
+    parser = Parser(prog="factgrain", description="Find where a generated text is not supported by its sources.")
     parser.add_argument("--version", action="version", version=f"factgrain {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from factgrain import calibration as C
+from factgrain.evals import calibrate as C
 from factgrain.backends.scripted import ScriptedBackend
 from factgrain.cli import main
 from tests.scripted import statement_of
@@ -72,3 +72,44 @@ def test_check_flags_reach_the_evaluator():
     assert kw["calibration"] == "mine" and kw["nli_model"] == "dir" and kw["skip_uncovered"] is True
     plain = check.evaluator_kwargs(parser.parse_args(["check", "t.txt", "r.txt"]))
     assert not {"calibration", "nli_model", "skip_uncovered"} & set(plain)
+
+
+async def test_calibration_verifies_on_the_same_evidence_as_eval(data_dir):
+    """Issue 15 item 5: the fitting rows are verified on the prompts `eval --task qasem-table4` sends -
+    BM25 passages for a long reference, the whole reference for a short one - not always the whole
+    reference. Both sides run against a recording scripted backend and must send identical prompts."""
+    from factgrain.backends.scripted import ScriptedBackend
+    from factgrain.evals.tasks import get_task
+    from factgrain.evals.tasks.base import EvalContext, EvalSettings
+
+    rows, _ = C.task_rows("qasem-table4", "dev")
+    long_rows = [r for r in rows if len(r["reference"] or "") > 6000][:4]
+    short_rows = [r for r in rows if 0 < len(r["reference"] or "") <= 6000][:2]
+    assert len(long_rows) == 4 and len(short_rows) == 2
+    chosen = long_rows + short_rows
+
+    def recorder(sent: dict):
+        def handler(req):
+            sent[statement_of(req)] = req.last_user
+            return 0.7
+        return ScriptedBackend(handler=handler)
+
+    fitting: dict[str, str] = {}
+    backend = recorder(fitting)
+    await C.collect_signals(C.qa_items(chosen, C.evidence_selection(backend)), ["llm"], backend=backend)
+
+    evaluating: dict[str, str] = {}
+    task = get_task("qasem-table4", styles=("qa",))
+    ctx = EvalContext(EvalSettings(model=recorder(evaluating), verifier="llm", cache=False))
+    jobs = {j.id: j for j in task.jobs("dev", limit=None, seed=0)}
+    for r in chosen:
+        record = await task.predict(jobs[f"{r['id']}#qa"], ctx)
+        assert record["status"] == "scored"
+
+    assert len(fitting) == len(chosen) and fitting.keys() == evaluating.keys()
+    for statement, prompt in fitting.items():
+        assert prompt == evaluating[statement], statement
+    # the long references really went through retrieval (a prompt shorter than its reference)
+    by_statement = {f"{r['question']} {r['answer']}": r for r in chosen}
+    shortened = [s for s, p in fitting.items() if len(p) < len(by_statement[s]["reference"])]
+    assert len(shortened) >= len(long_rows)

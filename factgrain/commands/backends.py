@@ -15,11 +15,11 @@ ROLE_NAMES = {"main": "model", "decomposer": "decomposition", "reflector": "refl
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    from factgrain.commands.check import add_model_args
+    from factgrain.commands.check import add_backend_args
 
     p = sub.add_parser("backends", help="list the configured backends and check that they answer",
                        description=__doc__)
-    add_model_args(p)
+    add_backend_args(p)  # which models; not the verification options (--calibration, --skip-uncovered)
     p.add_argument("--timeout", type=float, default=2.0, help="seconds to wait for each endpoint (default 2)")
     p.add_argument("--probe", action="store_true",
                    help="send each distinct backend one request shaped like a verification (20 top logprobs, "

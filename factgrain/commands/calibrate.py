@@ -26,7 +26,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from factgrain import calibration as C
+    from factgrain.calibration import save_profile
+    from factgrain.evals import calibrate as C
     from factgrain.agent.evaluator import run_sync
 
     if args.split == "test":
@@ -38,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     families = C.families_for(verifier, signals=args.signals, nli_model=nli_model)
     profile = run_sync(C.calibrate(args.task, args.split, name=args.name, families=families, model=model,
                                    nli_model=nli_model, limit=args.limit, seed=args.seed))
-    path = C.save_profile(profile, args.out)
+    path = save_profile(profile, args.out)
     m = profile.meta
     print(f"profile {profile.name!r} ({'+'.join(families)}{', ' + profile.model if profile.model else ''}): "
           f"{m['n']} {args.split} rows, out-of-fold AUC {m['dev_oof_auc']:.3f}, BAcc {m['dev_oof_bacc']:.3f} "

@@ -21,6 +21,13 @@ def add_input_args(p: argparse.ArgumentParser, verb: str) -> None:
 
 
 def add_model_args(p: argparse.ArgumentParser) -> None:
+    """The backends and the verifier options of a command that checks texts."""
+    add_backend_args(p)
+    add_verifier_args(p)
+
+
+def add_backend_args(p: argparse.ArgumentParser) -> None:
+    """Which model each role uses and which verifier (what ``factgrain backends`` reports on)."""
     g = p.add_argument_group("backend")
     g.add_argument("--model", help="provider/model, e.g. embedded/smollm2-135m (default), openai/gpt-4o-mini, vllm/<name>, nli/<dir>")
     g.add_argument("--base-url", help="OpenAI-compatible base URL (else FACTGRAIN_BASE_URL / OPENAI_BASE_URL)")
@@ -29,8 +36,13 @@ def add_model_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("--reflector-model", help="a separate provider/model for reflection")
     g.add_argument("--verifier-model", help="a separate provider/model for verification")
     g.add_argument("--verifier", choices=["llm", "lexical", "nli", "fused"], help="verifier (default: lexical with the bundled model, llm otherwise)")
+
+
+def add_verifier_args(p: argparse.ArgumentParser) -> None:
+    """Options of the verification itself; only commands that verify take them."""
+    g = p.add_argument_group("verification")
     g.add_argument("--nli-model", help="local NLI model directory for --verifier nli (same as --model nli/<dir>)")
-    g.add_argument("--calibration", help="calibration profile name or JSON path (from `factgrain calibrate`)")
+    g.add_argument("--calibration", help="calibration profile name or JSON path (from factgrain calibrate)")
     g.add_argument("--skip-uncovered", action="store_true",
                    help="units whose argument is absent from the reference are extrinsic errors without a verifier call")
 
@@ -114,9 +126,13 @@ def emit(report, fmt: str, output: str | None) -> None:
     if fmt == "json":
         out = report.to_json()
     elif fmt == "markdown":
-        out = report.to_markdown()
+        from factgrain.render.markdown import render_markdown
+
+        out = render_markdown(report)
     elif fmt == "html":
-        out = report.to_html()
+        from factgrain.render.html import render_html
+
+        out = render_html(report)
     else:
         if output:
             from factgrain.render.table import table_text
@@ -134,11 +150,24 @@ def emit(report, fmt: str, output: str | None) -> None:
         sys.stdout.write(out if out.endswith("\n") else out + "\n")
 
 
+def run_batch_cli(args: argparse.Namespace) -> int:
+    """``check --batch IN --out OUT``: prints a summary line; non-zero exit when rows failed."""
+    from factgrain.agent.evaluator import Evaluator, run_sync
+    from factgrain.batch import run_batch
+
+    if not args.out:
+        raise InputError("--batch needs --out FILE (results are appended there, one JSON line per row)")
+    if args.text or args.reference or args.reference_opt or args.example:
+        raise InputError("--batch reads text and reference from the JSONL rows; drop the file arguments")
+    evaluator = Evaluator(args.model, **evaluator_kwargs(args))
+    summary = run_sync(run_batch(evaluator, args.batch, args.out, concurrency=args.concurrency))
+    print(summary.line(args.out), file=sys.stderr)
+    return summary.exit_code
+
+
 def run(args: argparse.Namespace) -> int:
     if getattr(args, "batch", None):
-        from factgrain.batch import run_cli
-
-        return run_cli(args)
+        return run_batch_cli(args)
     from factgrain.agent.evaluator import Evaluator, run_sync
     from factgrain.agent.inputs import check_text, normalize_reference
     from factgrain.progress import stages

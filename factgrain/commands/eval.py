@@ -13,6 +13,7 @@ from factgrain.commands.check import add_cache_args, add_model_args
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
+    from factgrain.evals.engines import engine_names
     from factgrain.evals.tasks import task_names
 
     p = sub.add_parser("eval", help="run a benchmark (paper tables) and write predictions", description=__doc__,
@@ -29,7 +30,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--input", help="jsonl task: your JSONL file (id, text, reference, question?, label?)")
     p.add_argument("--method", default="qasem", help="jsonl and qasem-decomposer tasks: decomposition method")
     p.add_argument("--styles", default="qa,affirmative", help="qasem-table4: qa, affirmative or both")
-    p.add_argument("--engine", choices=["local", "ray"], default="local")
+    p.add_argument("--engine", choices=engine_names(), default="local",
+                   help="what runs the predictions: local (this process) or ray (an actor pool over --endpoints)")
     p.add_argument("--endpoints", help="ray engine: comma-separated OpenAI-compatible base URLs")
     p.add_argument("--concurrency", type=int, default=4, help="predictions in flight at once (local engine)")
     p.add_argument("--threshold", type=float, default=0.5, help="P(supported) at or above which a unit is supported")

@@ -77,9 +77,12 @@ class DataDirNotFoundError(FileNotFoundError):
 
 
 def _default_candidates() -> list[Path]:
+    from factgrain.evals.fetch import default_dest  # where `factgrain data fetch` writes
+
     return [
         Path.cwd() / ".." / "shared" / "data",
         Path(__file__).resolve().parents[2] / ".." / "shared" / "data",
+        default_dest(),
     ]
 
 
@@ -90,8 +93,9 @@ def data_dir(path: str | os.PathLike[str] | None = None) -> Path:
 
     1. ``path`` when given,
     2. the ``FACTGRAIN_DATA_DIR`` environment variable when set (non-empty),
-    3. the first existing of ``<cwd>/../shared/data`` and
-       ``<repository root>/../shared/data``.
+    3. the first existing of ``<cwd>/../shared/data``,
+       ``<repository root>/../shared/data`` and the folder ``factgrain data fetch``
+       writes into (``~/.cache/factgrain/data``).
 
     An explicit ``path`` or environment value that is not a directory raises
     :class:`DataDirNotFoundError` (no silent fallback), as does finding none of
@@ -116,7 +120,8 @@ def data_dir(path: str | os.PathLike[str] | None = None) -> Path:
             return cand.resolve()
     tried = ", ".join(str(c) for c in candidates)
     raise DataDirNotFoundError(
-        f"no benchmark data directory found (tried {tried}); set the {ENV_VAR} "
+        f"no benchmark data directory found (tried {tried}); get the files with "
+        f"`factgrain data fetch NAME|all` (see `factgrain data list`), or set the {ENV_VAR} "
         f"environment variable to the folder holding the *{_SUFFIX} files"
     )
 
@@ -137,8 +142,17 @@ def dataset_path(dataset: str, data_dir: str | os.PathLike[str] | None = None) -
     path = root / f"{dataset}{_SUFFIX}"
     if not ok or not path.is_file():
         valid = list_datasets(root)
+        if ok and dataset in _catalogued():  # a known benchmark whose file is not here yet
+            raise ValueError(f"dataset {dataset!r} is not in {root}; get it with `factgrain data fetch {dataset}` "
+                             f"(present: {', '.join(valid) or 'none'})")
         raise ValueError(f"unknown dataset {dataset!r}; valid datasets: {', '.join(valid)}")
     return path
+
+
+def _catalogued() -> set[str]:
+    from factgrain.evals.catalog import CATALOG
+
+    return set(CATALOG)
 
 
 def _iter_json_lines(path: Path) -> Iterator[dict[str, Any]]:

@@ -7,9 +7,7 @@ the configuration; resuming with a different one is refused (use another ``--out
 
 from __future__ import annotations
 
-import asyncio
 import json
-import subprocess
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,9 +15,10 @@ from typing import Any
 
 from factgrain.errors import ConfigurationError, FactgrainError, InputError
 from factgrain.evals.devrun import attach_dev_run
+from factgrain.evals.engines import Engine, get_engine
 from factgrain.evals.store import PredictionStore
 from factgrain.evals.tasks import get_task
-from factgrain.evals.tasks.base import EvalContext, EvalSettings, Job, Table, Task
+from factgrain.evals.tasks.base import EvalSettings, Table, Task
 
 
 @dataclass
@@ -39,19 +38,6 @@ class RunResult:
         return 100 * self.wall_s / self.units if self.units else None
 
 
-def git_commit() -> str | None:
-    """The commit of the factgrain checkout ('+dirty' when tracked files changed), or None."""
-    root = Path(__file__).resolve().parents[2]
-    try:
-        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, timeout=10)
-        if head.returncode != 0:
-            return None
-        dirty = subprocess.run(["git", "diff", "--quiet", "HEAD", "--", "factgrain"], cwd=root, timeout=10).returncode
-        return head.stdout.strip() + ("+dirty" if dirty else "")
-    except (OSError, subprocess.SubprocessError):
-        return None
-
-
 def _model_label(model: Any) -> str | None:
     return getattr(model, "name", None) or (str(model) if model is not None else None)
 
@@ -66,46 +52,6 @@ def fingerprint(task: Task, split: str, limit: int | None, seed: int, settings: 
             **({"calibration": settings.calibration} if settings.calibration else {})}
 
 
-async def predict_one(task: Task, job: Job, ctx: EvalContext, meta: dict[str, Any]) -> dict[str, Any]:
-    """One record; a failure becomes an ``error`` record (counted, never a verdict)."""
-    t0 = time.perf_counter()
-    try:
-        body = await task.predict(job, ctx)
-    except FactgrainError as exc:
-        body = {"error": f"{type(exc).__name__}: {exc}"}
-    except Exception as exc:  # noqa: BLE001 - one bad row must not sink a long run; it is recorded
-        body = {"error": f"{type(exc).__name__}: {exc}"}
-    return {"id": job.id, **body, "elapsed_s": round(time.perf_counter() - t0, 4), "run": meta}
-
-
-def run_metadata(task: Task, split: str, ctx_desc: dict[str, Any], engine: str) -> dict[str, Any]:
-    from factgrain._version import __version__
-
-    return {"task": task.name, "split": split, "task_options": task.config(), **ctx_desc,
-            "engine": engine, "git_commit": git_commit(), "factgrain_version": __version__}
-
-
-async def _run_local(task: Task, jobs: list[Job], settings: EvalSettings, split: str, concurrency: int,
-                     write: Any, advance: Any) -> None:
-    ctx = EvalContext(settings)
-    meta = run_metadata(task, split, ctx.describe(), "local")
-    sem = asyncio.Semaphore(concurrency)
-
-    async def one(job: Job) -> None:
-        async with sem:
-            record = await predict_one(task, job, ctx, meta)
-        # written the moment it is done, so an interruption loses nothing that finished
-        write(record)
-        advance()
-
-    try:
-        await asyncio.gather(*(one(j) for j in jobs))
-    finally:
-        for ev in ctx._evaluators.values():
-            for b in {id(ev.backend): ev.backend, id(ev.decomposer_backend): ev.decomposer_backend}.values():
-                await b.aclose()
-
-
 def run_eval(
     task_name: str,
     *,
@@ -115,18 +61,22 @@ def run_eval(
     seed: int = 0,
     settings: EvalSettings | None = None,
     task_options: dict[str, Any] | None = None,
-    engine: str = "local",
+    engine: str | Engine = "local",
     endpoints: list[str] | None = None,
     concurrency: int = 4,
     retry_errors: bool = False,
     make_plots: bool = True,
     ray_actors: int | None = None,
 ) -> RunResult:
-    """Run (or resume) ``task_name`` on ``split`` and write predictions, report.md and plots to ``out``."""
+    """Run (or resume) ``task_name`` on ``split`` and write predictions, report.md and plots to ``out``.
+
+    ``engine`` is a name from :mod:`factgrain.evals.engines` (``local``, ``ray``) or an Engine;
+    ``endpoints`` and ``ray_actors`` go to it."""
     from factgrain import progress
     from factgrain.evals.report import render_markdown
 
     settings = settings or EvalSettings()
+    runner = get_engine(engine, concurrency=concurrency, endpoints=endpoints, actors=ray_actors)
     task = get_task(task_name, **(task_options or {}))
     out_dir = Path(out)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -157,23 +107,14 @@ def run_eval(
             appender.write(record)
             new.append(record)
 
-        if pending and engine == "local":
-            from factgrain.agent.evaluator import run_sync
-
-            run_sync(_run_local(task, pending, settings, split, concurrency, write, advance))
-        elif pending and engine == "ray":
-            from factgrain.integrations.ray_runner import run_ray
-
-            run_ray(task, pending, settings, split=split, endpoints=endpoints or [], write=write, advance=advance,
-                    concurrency=concurrency, actors=ray_actors)
-        elif pending:
-            raise ConfigurationError(f"unknown engine {engine!r}; choose local or ray")
+        if pending:
+            runner.run(task, pending, settings, split=split, write=write, advance=advance)
     wall = time.perf_counter() - t0
 
     ids = {j.id for j in jobs}
     records = [r for r in store.read() if r["id"] in ids]
     units = sum(task.units(r) for r in new if "error" not in r)
-    info["sessions"].append({"engine": engine, "new_records": len(new), "wall_s": round(wall, 3), "units": units,
+    info["sessions"].append({"engine": runner.name, "new_records": len(new), "wall_s": round(wall, 3), "units": units,
                              "s_per_100_units": round(100 * wall / units, 3) if units else None})
     run_file.write_text(json.dumps(info, indent=2, default=str))
     attach_dev_run(task, out_dir)

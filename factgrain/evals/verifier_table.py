@@ -22,7 +22,8 @@ from pathlib import Path
 
 import numpy as np
 
-from factgrain import calibration as C
+from factgrain.calibration import CalibrationProfile, save_profile
+from factgrain.evals import calibrate as C
 from factgrain.evals.metrics import balanced_accuracy, bootstrap_ci, roc_auc
 
 SUBSETS = ("cliff", "factscore", "verifiability")
@@ -64,7 +65,7 @@ async def score_llm(rows: list[dict], model: str, cache: Path) -> dict[str, dict
         by_ref.setdefault(r["reference"] or "", []).append(r)
     t0, n = time.perf_counter(), 0
     for group in by_ref.values():
-        sig = await C.collect_signals(C.qa_items(group), ["llm"], backend=backend)
+        sig = await C.collect_signals(C.qa_items(group, C.evidence_selection(backend)), ["llm"], backend=backend)
         with cache.open("a", encoding="utf-8") as fh:
             for r, s in zip(group, sig):
                 if s is not None:
@@ -76,7 +77,7 @@ async def score_llm(rows: list[dict], model: str, cache: Path) -> dict[str, dict
 
 
 def signals_for(rows: list[dict], llm: dict[str, dict] | None, model: str) -> list[dict | None]:
-    lex = asyncio.run(C.collect_signals(C.qa_items(rows), ["lexical"]))
+    lex = asyncio.run(C.collect_signals(C.qa_items(rows, C.evidence_selection(model=model)), ["lexical"]))
     out: list[dict | None] = []
     for r, s in zip(rows, lex):
         if llm is not None:
@@ -119,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.collect_only:
         return 0
 
-    def fit(rows: list[dict], families: list[str], use_llm: bool) -> tuple[C.CalibrationProfile, int]:
+    def fit(rows: list[dict], families: list[str], use_llm: bool) -> tuple[CalibrationProfile, int]:
         sig = signals_for(rows, llm if use_llm else None, args.model)
         ok = [(r, s) for r, s in zip(rows, sig) if s is not None]
         prof = C.fit_profile([s for _, s in ok], [r["label"] for r, _ in ok], C.groups_of([r for r, _ in ok]),
@@ -134,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     }
     if args.save_fused:
         prof = profiles["fused (llm + lexscore)"][0][0]
-        C.save_profile(prof.model_copy(update={"name": "embedded-fused", "task": "qasem-table4", "split": "dev"}),
+        save_profile(prof.model_copy(update={"name": "embedded-fused", "task": "qasem-table4", "split": "dev"}),
                        args.save_fused)
     from factgrain.agent.verifiers.lexical_features import load_default
 

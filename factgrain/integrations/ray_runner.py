@@ -1,8 +1,10 @@
-"""Scale-out engine for ``factgrain eval --engine ray`` (extra ``ray``): a Ray Data pipeline whose
-actor pool spreads predictions over several OpenAI-compatible endpoints (e.g. vLLM replicas).
+"""The ``ray`` engine of :mod:`factgrain.evals.engines` (``factgrain eval --engine ray``, extra
+``ray``): a Ray Data pipeline whose actor pool spreads predictions over several OpenAI-compatible
+endpoints (e.g. vLLM replicas). This module, and Ray with it, is imported only when the engine is
+chosen by name.
 
 The driver keeps everything that makes a run a run - the job list, resume, the predictions file,
-the tables - exactly as the local engine does; Ray only executes :func:`runner.predict_one` on
+the tables - exactly as the local engine does; Ray only executes :func:`engines.predict_one` on
 remote actors and streams the records back, which the driver appends as they arrive.
 
 Routing: every job goes to the endpoint chosen by a hash of its reference text, so all units that
@@ -24,7 +26,8 @@ from collections.abc import Callable
 from typing import Any
 
 from factgrain.errors import ConfigurationError, MissingExtraError
-from factgrain.evals.tasks.base import EvalSettings, Job, Task
+from factgrain.evals.engines import Advance, Engine, Write, predict_one, run_metadata
+from factgrain.evals.tasks.base import EvalContext, EvalSettings, Job, Task
 
 
 def _ray() -> Any:
@@ -59,9 +62,6 @@ class _Predictor:
         self.contexts: dict[str, Any] = {}
 
     def _context(self, endpoint: str) -> tuple[Any, dict[str, Any]]:
-        from factgrain.evals.runner import run_metadata
-        from factgrain.evals.tasks.base import EvalContext
-
         if endpoint not in self.contexts:
             s = self.settings if not endpoint else self.settings.model_copy(update={"base_url": endpoint})
             ctx = EvalContext(s)
@@ -71,8 +71,6 @@ class _Predictor:
         return self.contexts[endpoint]
 
     def __call__(self, batch: dict[str, Any]) -> dict[str, list[str]]:
-        from factgrain.evals.runner import predict_one
-
         jobs = [Job(id=str(i), payload=json.loads(p)) for i, p in zip(batch["id"], batch["payload"])]
         endpoints = [str(e) for e in batch["endpoint"]]
         sem = asyncio.Semaphore(self.concurrency)
@@ -129,3 +127,19 @@ def run_ray(
         for rec in batch["record"]:
             write(json.loads(str(rec)))
             advance()
+
+
+class RayEngine(Engine):
+    """``--engine ray``: :func:`run_ray` with the runner's concurrency, endpoints and actor count."""
+
+    name = "ray"
+
+    def __init__(self, *, address: str | None = None, batch_size: int = 4, **options: Any):
+        super().__init__(**options)
+        self.address = address
+        self.batch_size = batch_size
+
+    def run(self, task: Task, jobs: list[Job], settings: EvalSettings, *, split: str, write: Write,
+            advance: Advance) -> None:
+        run_ray(task, jobs, settings, split=split, endpoints=self.endpoints, write=write, advance=advance,
+                actors=self.actors, batch_size=self.batch_size, concurrency=self.concurrency, address=self.address)

@@ -1,4 +1,4 @@
-"""A self-contained HTML page for a report (``Report.to_html``, ``factgrain check --format html``)
+"""A self-contained HTML page for a report (``render_html(report)``, ``factgrain check --format html``)
 and for a batch of reports (``render_batch_html``).
 
 The page carries its own CSS and JS inline and a Content-Security-Policy that allows only those two

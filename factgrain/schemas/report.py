@@ -121,14 +121,6 @@ class Report(BaseModel):
         return [r for r in self.results if r.status in ("unsupported", "partial")]
 
     def to_json(self, **kw: Any) -> str:
+        """The report as JSON (its own serialisation; the views - Markdown, HTML, the terminal table -
+        are functions over a Report in ``factgrain.render``)."""
         return self.model_dump_json(indent=kw.pop("indent", 2), **kw)
-
-    def to_markdown(self) -> str:
-        from factgrain.render.markdown import render_markdown
-
-        return render_markdown(self)
-
-    def to_html(self) -> str:
-        from factgrain.render.html import render_html
-
-        return render_html(self)

@@ -10,15 +10,16 @@ import pytest
 
 import factgrain
 from factgrain import calibration as C
+from factgrain.evals import calibrate as F
 from factgrain.agent.verifiers.base import VerifyItem
-from factgrain.agent.verifiers.fused import FusedVerifier
+from factgrain.agent.verifiers.fused import FusedVerifier, lexical_signals
 from factgrain.backends.scripted import ScriptedBackend
 from factgrain.errors import ConfigurationError
 from factgrain.schemas.units import QAPair
 from factgrain.schemas.verdicts import Evidence
 from tests.scripted import qa_backend
 
-LEX = C.signal_names(["lexical"])
+LEX = F.signal_names(["lexical"])
 
 
 def _synthetic(n=300, seed=0):
@@ -32,7 +33,7 @@ def _synthetic(n=300, seed=0):
 
 def test_fit_recovers_the_informative_signal():
     sig, y, g = _synthetic()
-    prof = C.fit_profile(sig, y, g, name="t", families=["llm", "lexical"], model="scripted/x")
+    prof = F.fit_profile(sig, y, g, name="t", families=["llm", "lexical"], model="scripted/x")
     w = dict(zip(prof.signals, prof.coefficients))
     assert w["llm.logit"] > 5 * max(abs(w[k]) for k in LEX)
     assert prof.meta["dev_oof_auc"] > 0.8 and 0.0 < prof.threshold < 1.0
@@ -46,13 +47,13 @@ def test_fit_recovers_the_informative_signal():
 def test_fit_refuses_degenerate_data():
     sig, _, g = _synthetic(20)
     with pytest.raises(ConfigurationError, match="both labels"):
-        C.fit_profile(sig, [1] * 20, g, name="t", families=["llm", "lexical"])
+        F.fit_profile(sig, [1] * 20, g, name="t", families=["llm", "lexical"])
 
 
 def test_profiles_save_and_load_by_name(tmp_path, monkeypatch):
     monkeypatch.setenv("FACTGRAIN_HOME", str(tmp_path))
     sig, y, g = _synthetic()
-    prof = C.fit_profile(sig, y, g, name="mine", families=["llm", "lexical"])
+    prof = F.fit_profile(sig, y, g, name="mine", families=["llm", "lexical"])
     path = C.save_profile(prof)
     assert path == tmp_path / "profiles" / "mine.json"
     assert C.load_profile("mine") == prof and C.load_profile(str(path)) == prof
@@ -69,7 +70,7 @@ def _item(answer="Laura Muir"):
 
 async def test_fused_verdict_combines_the_profile_signals():
     sig, y, g = _synthetic()
-    prof = C.fit_profile(sig, y, g, name="t", families=["llm", "lexical"])
+    prof = F.fit_profile(sig, y, g, name="t", families=["llm", "lexical"])
     backend = ScriptedBackend(handler=lambda req: 0.8)
     v = FusedVerifier(backend, profile=prof)
     (verdict,) = await v.verify_items([_item()])
@@ -86,7 +87,7 @@ async def test_llm_only_profile_is_a_calibrated_llm():
     rng = np.random.default_rng(1)
     y = rng.integers(0, 2, 200)
     sig = [{"llm.logit": float(yi * 2 - 3 + rng.normal())} for yi in y]  # P(Yes) biased low
-    prof = C.fit_profile(sig, y.tolist(), [f"a{i % 20}" for i in range(200)], name="cal", families=["llm"])
+    prof = F.fit_profile(sig, y.tolist(), [f"a{i % 20}" for i in range(200)], name="cal", families=["llm"])
     v = FusedVerifier(ScriptedBackend(handler=lambda req: 0.3), profile=prof)
     (verdict,) = await v.verify_items([_item()])
     assert verdict.verifier == "llm:calibrated"
@@ -95,7 +96,7 @@ async def test_llm_only_profile_is_a_calibrated_llm():
 
 async def test_unscored_llm_reply_gives_an_unscored_fused_verdict():
     sig, y, g = _synthetic()
-    prof = C.fit_profile(sig, y, g, name="t", families=["llm", "lexical"])
+    prof = F.fit_profile(sig, y, g, name="t", families=["llm", "lexical"])
     v = FusedVerifier(ScriptedBackend(handler=lambda req: "Maybe", logprobs=False), profile=prof)
     (verdict,) = await v.verify_items([_item()])
     assert verdict.status.value == "unscored" and "llm signal missing" in verdict.reason
@@ -114,7 +115,7 @@ QAS = {TEXT: [{"predicate": "won", "predicate_type": "verbal", "question": "who 
 def test_check_with_calibration_uses_the_profile(tmp_path, monkeypatch):
     monkeypatch.setenv("FACTGRAIN_HOME", str(tmp_path))
     sig, y, g = _synthetic()
-    C.save_profile(C.fit_profile(sig, y, g, name="demo", families=["llm", "lexical"]))
+    C.save_profile(F.fit_profile(sig, y, g, name="demo", families=["llm", "lexical"]))
     report = factgrain.check(TEXT, REF, model=qa_backend(QAS, default_p=0.9), calibration="demo", span_mode="free")
     assert report.verifier == "llm+lexical (calibration demo)"
     assert [v.verifier for v in report.verdicts] == ["llm+lexical"]
@@ -124,16 +125,16 @@ def test_lexscore_is_the_shipped_lexical_models_logit():
     from factgrain.agent.verifiers.lexical_features import load_default
 
     item = _item()
-    signals, feats = C.lexical_signals(item)
+    signals, feats = lexical_signals(item)
     assert signals["lexscore.logit"] == pytest.approx(load_default().logit(feats))
-    assert C.signal_names(["llm", "lexscore"]) == ["llm.logit", "lexscore.logit"]
+    assert F.signal_names(["llm", "lexscore"]) == ["llm.logit", "lexscore.logit"]
 
 
 def test_an_uninformative_signal_still_gives_a_valid_threshold():
     rng = np.random.default_rng(2)
     y = [1] * 80 + [0] * 20
     sig = [{"llm.logit": float(rng.normal())} for _ in y]  # noise: "all supported" is the best cut
-    prof = C.fit_profile(sig, y, [f"a{i % 10}" for i in range(100)], name="noise", families=["llm"])
+    prof = F.fit_profile(sig, y, [f"a{i % 10}" for i in range(100)], name="noise", families=["llm"])
     assert 0.0 < prof.threshold < 1.0 and 0.0 <= prof.probability(sig[0]) <= 1.0
 
 

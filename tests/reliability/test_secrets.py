@@ -12,6 +12,7 @@ from factgrain.backends.openai_compat import OpenAICompatBackend
 from factgrain.backends.retry import RetryPolicy
 from factgrain.cli import main
 from factgrain.errors import FactgrainError
+from factgrain.render.markdown import render_markdown
 from tests.reliability.fakeserver import SECRET_KEY, FakeEndpoint, always, backend_for, first
 from tests.reliability.test_faults import QAS, REF, SUPPORT, TEXT
 
@@ -58,7 +59,7 @@ async def test_key_not_in_reprs_reports_or_debug_logs_on_success(all_logs):
     evaluator = Evaluator(backend, verifier="llm")
     report = await evaluator.acheck(TEXT, REF)
     assert endpoint.calls[0].headers["authorization"] == f"Bearer {SECRET_KEY}"  # it was sent...
-    for text in (repr(backend), str(backend), repr(evaluator.verifier), report.to_json(), report.to_markdown(),
+    for text in (repr(backend), str(backend), repr(evaluator.verifier), report.to_json(), render_markdown(report),
                  "\n".join(r.getMessage() for r in all_logs.records)):
         assert SECRET_KEY not in text  # ...and is nowhere else
 

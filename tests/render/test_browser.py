@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from factgrain.render.html import render_batch_html
+from factgrain.render.html import render_batch_html, render_html
 from tests.render.chromium import Chromium, find_chromium
 from tests.render.reports import HOSTILE, fact_report, hostile_report, measles_report
 
@@ -70,7 +70,7 @@ def _csp_complaints(page) -> list[str]:
 
 def test_measles_report_highlights_unsupported_spans_and_shows_detail_on_hover(browser, tmp_path):
     report = measles_report()
-    page, path = _open(browser, tmp_path, "measles", report.to_html())
+    page, path = _open(browser, tmp_path, "measles", render_html(report))
     bad = page.js("[...document.querySelectorAll('.doc .seg.s-unsupported .segtext')].map(e => e.textContent)")
     assert bad == ["of measles", "how he got the illness"]
     # colour plus a second cue: the underline style differs by verdict, and unsupported is hatched
@@ -96,7 +96,7 @@ def test_measles_report_highlights_unsupported_spans_and_shows_detail_on_hover(b
 
 
 def test_keyboard_reaches_spans_and_opens_their_unit(browser, tmp_path):
-    page, _ = _open(browser, tmp_path, "measles-keys", measles_report().to_html())
+    page, _ = _open(browser, tmp_path, "measles-keys", render_html(measles_report()))
     for _ in range(8):  # skip link first, then the passages in text order
         page.press("Tab", "Tab", 9)
         if page.js("document.activeElement.classList.contains('seg')"):
@@ -112,7 +112,7 @@ def test_keyboard_reaches_spans_and_opens_their_unit(browser, tmp_path):
 
 
 def test_fact_report_marks_the_failing_qualifier(browser, tmp_path):
-    page, _ = _open(browser, tmp_path, "fact", fact_report().to_html())
+    page, _ = _open(browser, tmp_path, "fact", render_html(fact_report()))
     assert page.js("[...document.querySelectorAll('.doc .seg.s-unsupported .segtext')].map(e => e.textContent)") == ["in 1911"]
     assert "temporal qualifier" in page.js("document.querySelector('tr.failing-row').innerText")
     page.hover(*_center(page, ".doc .seg.s-unsupported"))
@@ -121,7 +121,7 @@ def test_fact_report_marks_the_failing_qualifier(browser, tmp_path):
 
 
 def test_script_in_the_text_stays_text(browser, tmp_path):
-    page, path = _open(browser, tmp_path, "hostile", hostile_report().to_html())
+    page, path = _open(browser, tmp_path, "hostile", render_html(hostile_report()))
     assert page.js("document.querySelector('.doc').innerText") == HOSTILE  # shown as typed, hidden cards aside
     assert "<script>alert(1)</script>" in page.js("document.querySelector('.doc .seg.s-unsupported .segtext').textContent")
     assert page.js("document.scripts.length") == 1 and page.js("document.images.length") == 0

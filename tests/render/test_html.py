@@ -218,5 +218,5 @@ def test_cli_emit_writes_the_html_page(tmp_path, measles):
 
     out = tmp_path / "report.html"
     emit(measles, "html", str(out))
-    assert out.read_text(encoding="utf-8") == measles.to_html()
+    assert out.read_text(encoding="utf-8") == render_html(measles)
     assert out.read_text(encoding="utf-8").startswith("<!doctype html>")

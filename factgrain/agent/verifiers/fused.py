@@ -11,16 +11,18 @@ window, else the evidence it was given.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from importlib import resources
 from typing import Any, ClassVar
 
 from factgrain.agent.verifiers.base import Verifier, VerifyItem
 from factgrain.backends.base import Backend
-from factgrain.calibration import CalibrationProfile, lexical_signals, load_profile
+from factgrain.calibration import CalibrationProfile, load_profile
 from factgrain.errors import ConfigurationError
 from factgrain.schemas.verdicts import UnitVerdict
 
-#: shipped profile for the bundled embedded model (fitted by ``python -m factgrain.evals.verifier_table``)
+#: shipped profile for the bundled embedded model (fitted by ``python -m factgrain.evals.verifier_table``;
+#: this module only loads and applies profiles, fitting is the harness's: factgrain.evals.calibrate)
 EMBEDDED_PROFILE = "fused_embedded.json"
 
 
@@ -32,6 +34,26 @@ def default_profile(backend: Backend | None) -> CalibrationProfile:
     raise ConfigurationError("the fused verifier needs a calibration profile for this model: run "
                              "`factgrain calibrate --task qasem-table4 --split dev --model ... --name NAME`, "
                              "then pass --calibration NAME")
+
+
+def lexical_signals(item: VerifyItem) -> tuple[dict[str, float], Any]:
+    """Lexical features of one VerifyItem and the shipped lexical model's logit, named as profile
+    signals (``lex.<feature>``, ``lexscore.logit``), plus the raw Features. Fitting a profile
+    (:mod:`factgrain.evals.calibrate`) reads the same signals through this function."""
+    from factgrain.agent.verifiers.lexical import unit_fields
+    from factgrain.agent.verifiers.lexical_features import lexical_features
+
+    feats = lexical_features(sentence=item.sentence, reference=item.evidence_text, **unit_fields(item))
+    out = {f"lex.{k}": float(v) for k, v in feats.values.items()}
+    out["lexscore.logit"] = float(_shipped_lexical().logit(feats))
+    return out, feats
+
+
+@lru_cache(maxsize=1)
+def _shipped_lexical() -> Any:
+    from factgrain.agent.verifiers.lexical_features import load_default
+
+    return load_default()
 
 
 def _logit(p: float) -> float:
