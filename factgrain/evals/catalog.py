@@ -42,6 +42,11 @@ class Dataset:
 
 _QASEM = dict(repo="ariecattan/qasem_consistency", commit="6a48e9dfa09ec310f52223284ebbffe281e72c18",
               paths=("data/dev.jsonl", "data/test.jsonl"), license="Apache-2.0", splits="dev, test")
+_REFCHECKER_MODELS = ("alpaca_7B", "chatgpt", "claude2", "davinci001", "falcon_40B_instruct", "gpt4", "llama2_70b_chat")
+_REFCHECKER_FILES = tuple(f"benchmark/human_annotations_v1/{setting}/{source}_{model}_answers.json"
+                          for setting, source in (("accurate_context", "dolly"), ("noisy_context", "msmarco"),
+                                                  ("zero_context", "nq"))
+                          for model in _REFCHECKER_MODELS)
 _DILEMMAS = dict(repo="qishenghu/Decomp_Dilemmas", commit="8d3775e8e9b46bb92c2677d0a50b8fae62526837")
 
 CATALOG: dict[str, Dataset] = {d.name: d for d in (
@@ -87,5 +92,5 @@ CATALOG: dict[str, Dataset] = {d.name: d for d in (
     Dataset("refchecker", repo="amazon-science/RefChecker", commit="1df1b25cee792ba2b171302e31ca4f768bd67703",
             paths=("benchmark/human_annotations_v1/",), license="CC BY 4.0", rows=10733, size=9386453,
             splits="test", sha256="17ab358cf972c33bee42886339049dd874142a7fc6cf64d0f069c35dcd0f0f6e",
-            missing="the file list of benchmark/human_annotations_v1/ and its triplet mapping are not written yet"),
+            normalizer="refchecker", downloads=_REFCHECKER_FILES),
 )}

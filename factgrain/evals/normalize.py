@@ -114,8 +114,41 @@ def wice(sources: Sources) -> Iterator[dict[str, Any]]:
                    "title": meta.get("claim_title"), "section": meta.get("claim_section")}
 
 
+# RefChecker human annotations v1: one JSON array per (setting, model) file, named
+# ``<setting>/<source>_<model>_answers.json``; each element is a response (``id``, ``response``) with
+# the triplets Claude 2 extracted from it (``claude2_response_kg``), one ``human_label`` per triplet.
+_REFCHECKER_SOURCES = {"accurate_context": "dolly", "noisy_context": "msmarco", "zero_context": "nq"}
+# only Entailment is supported; Neutral (the reference does not say) and Contradiction are not
+_REFCHECKER_LABELS = {"Entailment": 1, "Neutral": 0, "Contradiction": 0}
+
+
+def refchecker(sources: Sources) -> Iterator[dict[str, Any]]:
+    """One row per annotated triplet, files in setting then model order, responses and triplets in
+    file order; ``text`` is the whole response and there is no reference (the release ships none).
+    The files' sorted paths are that order (settings, then models, alphabetically)."""
+    for source_path in sorted(sources):
+        setting = Path(source_path).parent.name
+        source = _REFCHECKER_SOURCES[setting]
+        model = Path(source_path).name.removeprefix(f"{source}_").removesuffix("_answers.json")
+        with sources[source_path].open(encoding="utf-8") as fh:
+            try:
+                responses = json.load(fh)
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"{source_path}: not valid JSON ({exc.msg})") from None
+        for response in responses:
+            example_id = response["id"]
+            for i, t in enumerate(response["claude2_response_kg"]):
+                if t["human_label"] not in _REFCHECKER_LABELS:
+                    raise ValueError(f"{source_path} response {example_id}: unknown human_label {t['human_label']!r}")
+                yield {"id": f"refchecker-{source}-{model}-{example_id}-{i}", "dataset": "refchecker", "split": "test",
+                       "reference": None, "text": response["response"], "label": _REFCHECKER_LABELS[t["human_label"]],
+                       "orig_label": t["human_label"], "triplet": t["triplet"], "setting": setting, "source": source,
+                       "model": model, "example_id": example_id}
+
+
 NORMALIZERS: dict[str, Callable[[Sources], Iterator[dict[str, Any]]]] = {
     "qasem_consistency": qasem_consistency,
     "qasem_consistency_qa": qasem_consistency_qa,
     "wice": wice,
+    "refchecker": refchecker,
 }

@@ -296,7 +296,8 @@ def test_list_shows_every_dataset_of_the_shared_readme(data_dir, capsys):
     assert main(["data", "list", "--format", "json"]) == 0
     rows = json.loads(capsys.readouterr().out)["datasets"]
     assert {r["name"]: r["fetch"] == "yes" for r in rows}["qasem_consistency_qa"] is True
-    assert sum(r["fetch"] != "yes" for r in rows) == 6
+    assert {r["name"] for r in rows if r["fetch"] != "yes"} == {"claimdecomp", "felm", "bingcheck",
+                                                                 "bingchat_combination", "factscore"}
 
 
 def test_missing_data_error_names_the_command(tmp_path, monkeypatch):
@@ -310,3 +311,67 @@ def test_missing_data_error_names_the_command(tmp_path, monkeypatch):
     monkeypatch.setattr(ds, "_default_candidates", lambda: [tmp_path / "nowhere"])
     with pytest.raises(ds.DataDirNotFoundError, match="factgrain data fetch"):
         ds.data_dir()
+
+
+# --------------------------------------------------------------------------- RefChecker
+
+def refchecker_sources(rows: list[dict]) -> dict[str, bytes]:
+    """The shared refchecker rows back in the release's format: one JSON array per (setting, model)
+    file, each response with its triplets and their human labels (responses without triplets have no
+    row in the shared file, so they are not rebuilt)."""
+    files: dict[str, list[dict]] = {}
+    for r in rows:
+        path = f"benchmark/human_annotations_v1/{r['setting']}/{r['source']}_{r['model']}_answers.json"
+        responses = files.setdefault(path, [])
+        if not responses or responses[-1]["id"] != r["example_id"]:
+            responses.append({"id": r["example_id"], "response": r["text"], "claude2_response_kg": []})
+        responses[-1]["claude2_response_kg"].append({"triplet": r["triplet"], "human_label": r["orig_label"]})
+    return {path: json.dumps(responses, indent=4).encode() for path, responses in files.items()}
+
+
+def test_refchecker_fetch_rebuilds_the_shared_file_byte_for_byte(data_dir, tmp_path):
+    """All 21 annotation files served from 127.0.0.1: the fetched file's JSONL is the shared file's,
+    byte for byte (the gzip headers differ: fetch writes no name and no time stamp)."""
+    ds = CATALOG["refchecker"]
+    sources = refchecker_sources(shared_rows(data_dir, "refchecker"))
+    assert sorted(sources) == list(ds.fetched_paths) and len(sources) == 21
+    with SourceServer({f"/{ds.repo}/{ds.commit}/{p}": body for p, body in sources.items()}) as srv:
+        (written,) = F.fetch("refchecker", dest=tmp_path, base=srv.url)
+    assert gzip.open(written, "rb").read() == gzip.open(data_dir / "refchecker.jsonl.gz", "rb").read()
+    assert _leftovers(tmp_path) == ["refchecker.jsonl.gz"]
+
+
+# The first three responses of zero_context/nq_gpt4_answers.json as the release has them (quotes
+# inside triplets included), with a response whose triplets are all labelled and one without any.
+NQ_GPT4_EXCERPT = [
+    {"id": "4073418639113603971", "response": "Peter, Paul and Mary sang \"I Dig Rock and Roll Music\".",
+     "claude2_response_kg": [{"triplet": ["Peter, Paul and Mary", "sang", "\"I Dig Rock and Roll Music\""],
+                              "human_label": "Entailment"}]},
+    {"id": "-1582234629547061501", "response": "Tami Lynn sang \"I'm Gonna Run Away From You.\"",
+     "claude2_response_kg": [{"triplet": ["\"Tami Lynn\"", "\"sang\"", "'\"I'm Gonna Run Away From You\"'"],
+                              "human_label": "Entailment"}]},
+    {"id": "-3476455683698256952", "response": "George Plimpton played the judge in Good Will Hunting.",
+     "claude2_response_kg": [{"triplet": ["George Plimpton", "played", "the judge"], "human_label": "Contradiction"},
+                             {"triplet": ["George Plimpton", "played in", "Good Will Hunting"],
+                              "human_label": "Neutral"}]},
+    {"id": "1097", "response": "1946-1954.", "claude2_response_kg": []},
+]
+
+
+def test_refchecker_normalizer_reads_the_release_format(data_dir, tmp_path):
+    """An excerpt of a real annotation file gives exactly the shared file's rows for those responses;
+    an unknown label is refused, never mapped."""
+    path = "benchmark/human_annotations_v1/zero_context/nq_gpt4_answers.json"
+    (tmp_path / "nq.json").write_text(json.dumps(NQ_GPT4_EXCERPT, indent=4), encoding="utf-8")
+    got = list(NORMALIZERS["refchecker"]({path: tmp_path / "nq.json"}))
+    by_id = {r["id"]: r for r in shared_rows(data_dir, "refchecker")}
+    assert [r["id"] for r in got] == ["refchecker-nq-gpt4-4073418639113603971-0",
+                                      "refchecker-nq-gpt4--1582234629547061501-0",
+                                      "refchecker-nq-gpt4--3476455683698256952-0",
+                                      "refchecker-nq-gpt4--3476455683698256952-1"]
+    assert serialized(got) == serialized(by_id[r["id"]] for r in got)
+    assert [r["label"] for r in got] == [1, 1, 0, 0]
+    bad = [dict(NQ_GPT4_EXCERPT[0], claude2_response_kg=[{"triplet": ["a", "b", "c"], "human_label": "Abstain"}])]
+    (tmp_path / "nq.json").write_text(json.dumps(bad), encoding="utf-8")
+    with pytest.raises(ValueError, match="unknown human_label 'Abstain'"):
+        list(NORMALIZERS["refchecker"]({path: tmp_path / "nq.json"}))
