@@ -71,9 +71,7 @@ CATALOG: dict[str, Dataset] = {d.name: d for d in (
     Dataset("felm", repo="hkust-nlp/felm", commit="1109166b20f1baafd71fd92e0f36af0a547e4158",
             paths=("eval/all.jsonl",), license="CC BY-NC-SA 4.0", rows=4426, size=10127447, splits="test",
             sha256="99e286cd1bb616e1db6e8f977865ba63aafe6fbe8c9c4ef1d351793c0ef9246a",
-            missing="not written yet: one row per segment is clear, but how the retrieved ref_contents of several "
-                    "references are joined into one reference, and how the per-segment error types align, are not "
-                    "confirmed against the source"),
+            normalizer="felm"),
     Dataset("bingcheck", repo="Miaoranmmm/SelfChecker", commit="d33157db37c4475ae1b9a1df4907e7368b35e995",
             paths=("bingcheck/",), license="no license file", rows=3642, size=13988402, splits="test",
             sha256="d1cb78cbb61d11787b5408b444a4ddf68679a8396a418749643979a6a149f26a",

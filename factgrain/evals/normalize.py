@@ -146,9 +146,35 @@ def refchecker(sources: Sources) -> Iterator[dict[str, Any]]:
                        "model": model, "example_id": example_id}
 
 
+def felm(sources: Sources) -> Iterator[dict[str, Any]]:
+    """FELM (``eval/all.jsonl``): one line per ChatGPT response with its ``segmented_response``, one
+    boolean label, comment and error ``type`` per segment (``type`` is empty for math), the reference
+    URLs (``ref``) and the text retrieved from them (``ref_contents``: a list of strings, or "" when
+    there is none). One row per segment, in file order; the retrieved texts are joined with a line
+    break into the reference, which is null when nothing was retrieved."""
+    (path,) = sources.values()
+    for src in _jsonl(path):
+        segments, labels = src["segmented_response"], src["labels"]
+        if len(labels) != len(segments) or len(src["comment"]) != len(segments):
+            raise ValueError(f"felm response {src['index']}: {len(segments)} segments but {len(labels)} labels "
+                             f"and {len(src['comment'])} comments")
+        contents = src["ref_contents"]
+        if isinstance(contents, str):
+            contents = [contents] if contents else []
+        reference = "\n".join(contents) or None
+        types = src["type"]
+        for i, segment in enumerate(segments):
+            yield {"id": f"felm-{src['domain']}-{src['index']}-{i}", "dataset": "felm", "split": "test",
+                   "reference": reference, "text": segment, "label": int(labels[i]), "domain": src["domain"],
+                   "segment_index": i, "prompt": src["prompt"], "response": src["response"],
+                   "error_type": types[i] if i < len(types) else None, "comment": src["comment"][i],
+                   "ref_urls": src["ref"], "source": src["source"]}
+
+
 NORMALIZERS: dict[str, Callable[[Sources], Iterator[dict[str, Any]]]] = {
     "qasem_consistency": qasem_consistency,
     "qasem_consistency_qa": qasem_consistency_qa,
     "wice": wice,
     "refchecker": refchecker,
+    "felm": felm,
 }

@@ -296,8 +296,8 @@ def test_list_shows_every_dataset_of_the_shared_readme(data_dir, capsys):
     assert main(["data", "list", "--format", "json"]) == 0
     rows = json.loads(capsys.readouterr().out)["datasets"]
     assert {r["name"]: r["fetch"] == "yes" for r in rows}["qasem_consistency_qa"] is True
-    assert {r["name"] for r in rows if r["fetch"] != "yes"} == {"claimdecomp", "felm", "bingcheck",
-                                                                 "bingchat_combination", "factscore"}
+    assert {r["name"] for r in rows if r["fetch"] != "yes"} == {"claimdecomp", "bingcheck", "bingchat_combination",
+                                                                 "factscore"}
 
 
 def test_missing_data_error_names_the_command(tmp_path, monkeypatch):
@@ -375,3 +375,98 @@ def test_refchecker_normalizer_reads_the_release_format(data_dir, tmp_path):
     (tmp_path / "nq.json").write_text(json.dumps(bad), encoding="utf-8")
     with pytest.raises(ValueError, match="unknown human_label 'Abstain'"):
         list(NORMALIZERS["refchecker"]({path: tmp_path / "nq.json"}))
+
+
+# --------------------------------------------------------------------------- FELM
+
+def felm_source(rows: list[dict]) -> bytes:
+    """The shared felm rows back in the format of eval/all.jsonl: one line per response with its
+    segments, labels, comments and error types, and the reference as the list of retrieved texts
+    (split at line breaks: the normalizer joins them with one)."""
+    responses: dict[str, list[dict]] = {}
+    for r in rows:
+        responses.setdefault(r["id"].rsplit("-", 1)[0], []).append(r)
+    lines = []
+    for key, segs in responses.items():
+        first = segs[0]
+        lines.append(json.dumps({
+            "index": key.rsplit("-", 1)[1], "domain": first["domain"], "source": first["source"],
+            "prompt": first["prompt"], "response": first["response"], "segmented_response": [s["text"] for s in segs],
+            "labels": [bool(s["label"]) for s in segs], "comment": [s["comment"] for s in segs],
+            "type": [] if first["domain"] == "math" else [s["error_type"] for s in segs], "ref": first["ref_urls"],
+            "ref_contents": first["reference"].split("\n") if first["reference"] else ""}, ensure_ascii=False))
+    return ("\n".join(lines) + "\n").encode()
+
+
+def test_felm_fetch_rebuilds_the_shared_file_byte_for_byte(data_dir, tmp_path):
+    ds = CATALOG["felm"]
+    body = felm_source(shared_rows(data_dir, "felm"))
+    with SourceServer({f"/{ds.repo}/{ds.commit}/eval/all.jsonl": body}) as srv:
+        (written,) = F.fetch("felm", dest=tmp_path, base=srv.url)
+    assert gzip.open(written, "rb").read() == gzip.open(data_dir / "felm.jsonl.gz", "rb").read()
+    assert _leftovers(tmp_path) == ["felm.jsonl.gz"]
+
+
+# Five lines of hkust-nlp/felm eval/all.jsonl as the release has them: a math line (no error types,
+# ref_contents ""), a science line with two URLs but one retrieved text, one with two retrieved texts
+# (joined with a line break), one whose retrieval came back empty ([]), and one with an error type.
+FELM_EXCERPT = [
+    {"index": "1", "domain": "math",
+     "source": "https://docs.google.com/spreadsheets/d/1kDSERnROv5FgHbVN8z_bXH9gak2IXRtoqz0nwhrviCw/edit#gid=1302320625",
+     "prompt": "Give me the largest even prime.", "response": "The largest even prime number is 2.",
+     "segmented_response": ["The largest even prime number is 2."], "labels": [True], "comment": [""], "type": [],
+     "ref": [], "ref_contents": ""},
+    {"index": "403", "domain": "science", "source": "hc3", "prompt": "Have humans flown close to the sun?",
+     "response": "No, humans have never flown close to the sun. The sun's surface temperature is about 9,900 degrees Fahrenheit (5,500 degrees Celsius), which is hot enough to melt lead. Additionally, the sun's extreme gravitational pull would make it nearly impossible for a human spacecraft to approach it without being pulled in and destroyed. The closest humans have been to the sun is through unmanned space probes such as NASA's Parker Solar Probe, which was launched in 2018 and has flown as close as 3.8 million miles (6.1 million kilometers) to the sun's surface, but even that distance is still far enough to ensure the spacecraft and its instruments are not destroyed by the sun's intense heat and radiation.",
+     "segmented_response": ["No, humans have never flown close to the sun.",
+                            "The sun's surface temperature is about 9,900 degrees Fahrenheit (5,500 degrees Celsius), which is hot enough to melt lead.",
+                            "Additionally, the sun's extreme gravitational pull would make it nearly impossible for a human spacecraft to approach it without being pulled in and destroyed.",
+                            "The closest humans have been to the sun is through unmanned space probes such as NASA's Parker Solar Probe, which was launched in 2018 and has flown as close as 3.8 million miles (6.1 million kilometers) to the sun's surface, but even that distance is still far enough to ensure the spacecraft and its instruments are not destroyed by the sun's intense heat and radiation."],
+     "labels": [True, True, True, False], "comment": ["", "", "", "has not flown as close as 3.8 million miles "],
+     "type": [None, None, None, "knowledge_error"],
+     "ref": ["https://en.wikipedia.org/wiki/Parker_Solar_Probe,",
+             "https://www.nasa.gov/content/goddard/parker-solar-probe-humanity-s-first-visit-to-a-star"],
+     "ref_contents": ["Other reasons this message may be displayed:\n"]},
+    {"index": "410", "domain": "science",
+     "source": "Twitter: https://twitter.com/DieterCastel/status/1598727145416790028?lang=en",
+     "prompt": "What should I first read if I want to understand metaethics?",
+     "response": "If you want to understand metaethics, the first thing you should probably read is an introduction to the subject, as it can be quite complex and challenging to grasp without some background knowledge. One of the most widely recommended introductory texts on metaethics is \\Metaethics: An Introduction\\\" by Andrew Fisher, which provides a clear and concise overview of the key theories and concepts in the field. \\n\\nAnother useful resource for getting a solid foundation in metaethics is \\\"Ethics: The Fundamentals\\\" by Julia Driver, which covers a broad range of ethical theories, including metaethics. This book also includes exercises and discussion questions to help readers engage with the material and develop their understanding.\\n\\nReading articles by influential philosophers in the field, such as G. E. Moore, J. L. Mackie, and W. D. Ross, can also deepen your understanding of metaethics. Additionally, podcasts and online lectures on metaethics are available and can provide a helpful supplement to your readings.\\n\\nOverall, building a solid foundation in metaethics requires a combination of reading introductory texts, engaging with primary sources, and seeking out supplementary resources to deepen your understanding.\"",
+     "segmented_response": ["If you want to understand metaethics, the first thing you should probably read is an introduction to the subject, as it can be quite complex and challenging to grasp without some background knowledge.",
+                            "One of the most widely recommended introductory texts on metaethics is \\Metaethics: An Introduction\\\" by Andrew Fisher, which provides a clear and concise overview of the key theories and concepts in the field.",
+                            "\\n\\nAnother useful resource for getting a solid foundation in metaethics is \\\"Ethics: The Fundamentals\\\" by Julia Driver, which covers a broad range of ethical theories, including metaethics.",
+                            "This book also includes exercises and discussion questions to help readers engage with the material and develop their understanding.\\n\\nReading articles by influential philosophers in the field, such as G. E. Moore, J. L. Mackie, and W. D. Ross, can also deepen your understanding of metaethics.",
+                            "Additionally, podcasts and online lectures on metaethics are available and can provide a helpful supplement to your readings.\\n\\nOverall, building a solid foundation in metaethics requires a combination of reading introductory texts, engaging with primary sources, and seeking out supplementary resources to deepen your understanding.\""],
+     "labels": [True, True, True, True, True], "comment": ["", "", "", "", ""], "type": [None, None, None, None, None],
+     "ref": ["https://www.routledge.com/Metaethics-An-Introduction/Fisher/p/book/9781844652587",
+             "https://www.wiley.com/en-gb/Ethics:+The+Fundamentals-p-9781405111546"],
+     "ref_contents": ["to improve your website experience. To learn how to manage your cookie settings, please see our Cookie Policy. By continuing to use the website, you consent to our use of cookies.",
+                      "\u00a319.95\n\n                                            Julia Driver\nISBN: 978-1-405-11154-6\n\n\t\tAugust 2006\n\n\t\t\tWiley-Blackwell\n192\u00a0Pages\nEthics: The Fundamentals explores core ideas and arguments in moral theory by introducing students to different philosophical approaches to ethics, including virtue ethics, Kantian ethics, divine command theory, and feminist ethics.\nRequest permission to reuse content from this siteIntroduction.1. The Challenge to Moral Universalism.2. God and Human Nature.3. Classical Utilitarianism.4. Contemporary Consequentialism.5. Kantian Ethics.6. Social Contract Theory.7. Intuitionism.8. Virtue Ethics.9. Feminist Ethics.10. Moral Nihilism.IndexFundamentals of PhilosophyCopyright \u00a9 2000-2023 by John Wiley & Sons, Inc., or related companies. All rights reserved."]},
+    {"index": "418", "domain": "science", "source": "quora: science",
+     "prompt": "Can a fire burn and keep burning in very cold temperatures like -60 -70 Celsius?",
+     "response": "It is possible for a fire to burn in very cold temperatures like -60 -70 Celsius, but it would be much more difficult to start and maintain the fire. The extreme cold would make it harder to ignite the fuel and would also cause the fire to burn more slowly and less intensely. Additionally, the cold temperatures could cause the fuel to freeze, making it even more difficult to burn. In such extreme conditions, it would be important to take extra precautions and use appropriate equipment and fuel sources to ensure the fire can be started and maintained safely.",
+     "segmented_response": ["It is possible for a fire to burn in very cold temperatures like -60 -70 Celsius, but it would be much more difficult to start and maintain the fire.",
+                            "The extreme cold would make it harder to ignite the fuel and would also cause the fire to burn more slowly and less intensely.",
+                            "Additionally, the cold temperatures could cause the fuel to freeze, making it even more difficult to burn.",
+                            "In such extreme conditions, it would be important to take extra precautions and use appropriate equipment and fuel sources to ensure the fire can be started and maintained safely."],
+     "labels": [True, True, True, True], "comment": ["", "", "", ""], "type": [None, None, None, None],
+     "ref": ["https://sciencenotes.org/can-it-be-too-cold-to-start-a-fire/"], "ref_contents": []},
+]
+
+
+def test_felm_normalizer_reads_the_release_format(data_dir, tmp_path):
+    """Lines copied from the release give exactly the shared rows of those segments: math has no error
+    types, two retrieved texts are joined with a line break, an empty retrieval is a null reference."""
+    (tmp_path / "all.jsonl").write_text("".join(json.dumps(x, ensure_ascii=False) + "\n" for x in FELM_EXCERPT),
+                                        encoding="utf-8")
+    got = list(NORMALIZERS["felm"]({"eval/all.jsonl": tmp_path / "all.jsonl"}))
+    by_id = {r["id"]: r for r in shared_rows(data_dir, "felm")}
+    assert len(got) == 14 and serialized(got) == serialized(by_id[r["id"]] for r in got)
+    refs = {r["id"].rsplit("-", 1)[0]: r["reference"] for r in got}
+    assert refs["felm-math-1"] is None and refs["felm-science-418"] is None
+    assert "use of cookies.\n\u00a319.95" in refs["felm-science-410"]
+    assert [r["error_type"] for r in got if r["id"].startswith("felm-science-403-")] == [None, None, None,
+                                                                                         "knowledge_error"]
+    broken = dict(FELM_EXCERPT[1], labels=[True])
+    (tmp_path / "all.jsonl").write_text(json.dumps(broken) + "\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="felm response 403: 4 segments but 1 labels"):
+        list(NORMALIZERS["felm"]({"eval/all.jsonl": tmp_path / "all.jsonl"}))
