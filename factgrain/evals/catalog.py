@@ -66,8 +66,9 @@ CATALOG: dict[str, Dataset] = {d.name: d for d in (
             paths=("ClaimDecomp/dev.jsonl", "ClaimDecomp/test.jsonl"), license="no license file",
             rows=400, size=3046911, splits="dev, test",
             sha256="211589e5edc7e97f0f5fcd282c40df522ae0afbaabd1f292c846ce09567f6fc9",
-            missing="the removal of the verdict paragraphs from the article (justification_leaks_label) "
-                    "and the row ids are not reproduced yet"),
+            missing="some full_article paragraphs were dropped from the reference by a rule not recovered yet "
+                    "(an editor's note saying the update does not affect the ruling is gone, other editor's notes "
+                    "stay), so the reference cannot be rebuilt from the source lines"),
     Dataset("felm", repo="hkust-nlp/felm", commit="1109166b20f1baafd71fd92e0f36af0a547e4158",
             paths=("eval/all.jsonl",), license="CC BY-NC-SA 4.0", rows=4426, size=10127447, splits="test",
             sha256="99e286cd1bb616e1db6e8f977865ba63aafe6fbe8c9c4ef1d351793c0ef9246a",
@@ -75,18 +76,22 @@ CATALOG: dict[str, Dataset] = {d.name: d for d in (
     Dataset("bingcheck", repo="Miaoranmmm/SelfChecker", commit="d33157db37c4475ae1b9a1df4907e7368b35e995",
             paths=("bingcheck/",), license="no license file", rows=3642, size=13988402, splits="test",
             sha256="d1cb78cbb61d11787b5408b444a4ddf68679a8396a418749643979a6a149f26a",
-            missing="the file list of the bingcheck/ folder and its sub-claim/evidence mapping are not written yet"),
+            missing="the folder holds one JSON file per conversation, named <n>_<uuid>.json: the list of names at "
+                    "the pinned commit, and how each sub-claim's evidence sentences are picked from its search "
+                    "results, are not written yet"),
     Dataset("bingchat_combination", **_DILEMMAS, paths=("input/bingchat_random_combination_3000.json",),
             license="GPL-3.0 (data)", rows=3000, size=16032260, splits="test",
             sha256="a77c4e845fb1a811e6948b6f8df0436859357c5745050d8c029e5c777c817363",
-            missing="matching each combination's constituents to bingcheck sub-claims (constituents, "
-                    "constituents_matched) is not written yet"),
+            missing="the source has only claim, label, combined_num and token_length per combination; the "
+                    "reference, constituents and constituents_matched come from matching the claim's sentences "
+                    "to bingcheck sub-claims, which needs the bingcheck normalizer first"),
     Dataset("factscore", **_DILEMMAS,
             paths=tuple(f"src/third_party/factscore/labeled_data/{m}.jsonl"
                         for m in ("ChatGPT", "InstructGPT", "PerplexityAI")),
             license="MIT", rows=14525, size=27573387, splits="test",
             sha256="fcd743b27b1f2be7f675abf0dcfbade19c0598c82ab942ca693370ee6f0aa4da",
-            missing="flattening the annotated biographies into atomic facts with their references is not written yet"),
+            missing="the labelled files could not be read to confirm their format, and the Wikipedia reference "
+                    "that 852 rows (17 topics) carry is not in the listed files"),
     Dataset("refchecker", repo="amazon-science/RefChecker", commit="1df1b25cee792ba2b171302e31ca4f768bd67703",
             paths=("benchmark/human_annotations_v1/",), license="CC BY 4.0", rows=10733, size=9386453,
             splits="test", sha256="17ab358cf972c33bee42886339049dd874142a7fc6cf64d0f069c35dcd0f0f6e",

@@ -264,7 +264,7 @@ def test_a_server_that_ignores_range_restarts_the_file_cleanly(small, tmp_path):
 def test_fetch_says_what_is_missing_for_a_dataset_without_normalizer(small, tmp_path):
     files, catalog, _, _ = small
     with SourceServer(files) as srv:
-        with pytest.raises(F.NormalizerMissingError, match="claimdecomp cannot be fetched yet: the removal") as info:
+        with pytest.raises(F.NormalizerMissingError, match="claimdecomp cannot be fetched yet: some full_article") as info:
             F.fetch("claimdecomp", dest=tmp_path, base=srv.url, catalog=catalog)
         assert srv.requests == []
     assert "nothing was downloaded" in str(info.value) and _leftovers(tmp_path) == []
@@ -407,9 +407,9 @@ def test_felm_fetch_rebuilds_the_shared_file_byte_for_byte(data_dir, tmp_path):
     assert _leftovers(tmp_path) == ["felm.jsonl.gz"]
 
 
-# Five lines of hkust-nlp/felm eval/all.jsonl as the release has them: a math line (no error types,
-# ref_contents ""), a science line with two URLs but one retrieved text, one with two retrieved texts
-# (joined with a line break), one whose retrieval came back empty ([]), and one with an error type.
+# Four lines of hkust-nlp/felm eval/all.jsonl as the release has them: a math line (no error types,
+# ref_contents ""), a science line with two URLs but one retrieved text and an error type, one with two
+# retrieved texts (joined with a line break), and one whose retrieval came back empty ([]).
 FELM_EXCERPT = [
     {"index": "1", "domain": "math",
      "source": "https://docs.google.com/spreadsheets/d/1kDSERnROv5FgHbVN8z_bXH9gak2IXRtoqz0nwhrviCw/edit#gid=1302320625",
