@@ -53,7 +53,7 @@ gguf, out = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
 folder, name = str(gguf.parent), gguf.name
 loaded = AutoModelForCausalLM.from_pretrained(folder, gguf_file=name, dtype=torch.float32)
 config = AutoConfig.from_pretrained(folder, gguf_file=name)
-config.torch_dtype = "bfloat16"
+config.dtype = "bfloat16"  # written to config.json: vLLM reads the checkpoint dtype from it
 plain = AutoModelForCausalLM.from_config(config, dtype=torch.float32)
 missing, unexpected = plain.load_state_dict(loaded.state_dict(), strict=False)
 # SmolLM2 ties lm_head to the embeddings, so lm_head may be absent from the state dict; anything else is an error.
