@@ -14,7 +14,7 @@ from tests.vllm.reports import (
     uncovered_sentences,
     usage_delta,
 )
-from tests.vllm.server import metrics
+from tests.vllm.server import metrics as scrape
 
 pytestmark = pytest.mark.vllm
 
@@ -24,9 +24,6 @@ METHODS = ["qasem", "triqua", "claims:factscore", "claims:veriscore", "claims:wi
 SILENT_EMPTY = pytest.mark.xfail(
     reason="agent-qwen: a sentence with content and no unit gives no warning (free qasem / claims with SmolLM2 "
            "return empty lists); remove once empty-decomposition warnings land", strict=False)
-# Failed structured attempts (instructor's re-asks) are not counted in Report.usage.
-USAGE_OF_FAILED = pytest.mark.xfail(
-    reason="silent-failures: usage of failed structured attempts is missing from Report.usage", strict=False)
 
 
 @pytest.fixture(scope="module")
@@ -40,10 +37,10 @@ def checked(vllm, case, tmp_path_factory):
             d = tmp_path_factory.mktemp("check")
             (d / "text.txt").write_text(case["text"])
             (d / "ref.txt").write_text(case["reference"])
-            before = metrics(vllm.base_url)
+            before = scrape(vllm.base_url)
             proc = run_factgrain(["check", "text.txt", "ref.txt", *backend_args(vllm), "--method", method,
                                   "--verifier", "llm", "--format", "json", "-o", "r.json", *flags], d)
-            server = usage_delta(before, metrics(vllm.base_url))
+            server = usage_delta(before, scrape(vllm.base_url))
             report = read_json(d / "r.json") if proc.returncode == 0 else None
             runs[key] = (proc, report, server)
         return runs[key]
@@ -74,8 +71,7 @@ def test_a_sentence_without_units_is_never_silent(checked, method):
             f"{method}: sentence {sentence['index']} has no unit and no warning names it: {report['warnings']}")
 
 
-@pytest.mark.parametrize("method", [pytest.param(m, marks=USAGE_OF_FAILED) if m in (
-    "qasem", "triqua", "claims:factscore", "claims:veriscore", "claims:wice") else m for m in METHODS])
+@pytest.mark.parametrize("method", METHODS)
 def test_report_usage_is_what_the_server_counted(checked, method):
     """Report.usage against vLLM's own counters over the same run: every call, prompt and cached token."""
     proc, report, server = checked(method)
@@ -127,10 +123,10 @@ async def test_span_modes_against_vllm(vllm, case, method, span_mode):
     import factgrain
 
     mode = _parse_mode() if span_mode == "parse" else "free"
-    before = metrics(vllm.base_url)
+    before = scrape(vllm.base_url)
     report = await factgrain.acheck(case["two_sentences"], case["reference"], model=vllm.spec,
                                     base_url=vllm.base_url, method=method, span_mode=mode, verifier="llm")
-    server = usage_delta(before, metrics(vllm.base_url))
+    server = usage_delta(before, scrape(vllm.base_url))
     data = report.model_dump(mode="json")
     assert server["calls"] >= 1
     assert_units_index_the_text(data)
@@ -145,3 +141,32 @@ async def test_span_modes_against_vllm(vllm, case, method, span_mode):
             if not any(mentions(w, sentence) for w in report.warnings):
                 pytest.xfail("agent-qwen: free mode gave a sentence no unit and no warning (SmolLM2 returns "
                              "empty lists); remove once empty-decomposition warnings land")
+
+
+@pytest.mark.xfail(reason="silent-failures: usage of failed structured attempts is missing from usage",
+                   strict=False)
+async def test_failed_structured_attempts_are_counted_in_usage(vllm, metrics):
+    """A reply that never validates: every attempt the server answered is in the usage meter."""
+    from pydantic import BaseModel, field_validator
+
+    from factgrain.backends import usage as usage_meter
+    from factgrain.backends.registry import get_backend
+    from factgrain.errors import StructuredOutputError
+
+    class Rejected(BaseModel):
+        answer: str
+
+        @field_validator("answer")
+        @classmethod
+        def _never(cls, value: str) -> str:
+            raise ValueError("rejected on purpose")
+
+    backend = get_backend(vllm.spec, base_url=vllm.base_url)
+    before = metrics()
+    with usage_meter.metering() as usage:
+        with pytest.raises(StructuredOutputError):
+            await backend.structured([{"role": "user", "content": "Answer as JSON: what colour is the sky?"}],
+                                     Rejected, max_retries=1, max_tokens=48)
+    server = usage_delta(before, metrics())
+    assert server["calls"] >= 2, "instructor re-asks once after the rejected reply"
+    assert usage.calls == server["calls"] and usage.prompt_tokens == server["prompt_tokens"]
