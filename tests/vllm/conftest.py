@@ -108,8 +108,16 @@ _outcomes: dict[str, int] = {}
 _tier = {"seconds": 0.0, "startup_s": None}
 
 
+_marked: set[str] = set()
+
+
+def pytest_runtest_setup(item):
+    if item.get_closest_marker("vllm"):
+        _marked.add(item.nodeid)
+
+
 def pytest_runtest_logreport(report):
-    if "vllm" not in report.keywords:
+    if report.nodeid not in _marked:
         return
     _tier["seconds"] += report.duration
     if report.when == "call" or (report.when == "setup" and report.outcome != "passed"):
