@@ -49,7 +49,7 @@ def vllm(tmp_path_factory):
         srv = vllm_server.start(log, timeout=SERVER_TIMEOUT_S)
     except RuntimeError as exc:  # a broken setup is a failure, never a skip
         pytest.fail(str(exc), pytrace=False)
-    print(f"\nvLLM server up in {srv.startup_s} s at {srv.base_url}", file=sys.stderr)
+    _tier["startup_s"] = srv.startup_s
     try:
         yield srv
     finally:
@@ -132,5 +132,6 @@ def pytest_terminal_summary(terminalreporter):
         return
     order = ["passed", "failed", "error", "xfailed", "xpassed", "skipped"]
     counts = ", ".join(f"{_outcomes[k]} {k}" for k in order if _outcomes.get(k))
+    started = f", server started in {_tier['startup_s']} s" if _tier["startup_s"] is not None else ""
     terminalreporter.write_line(f"vLLM tier (real vLLM server, SmolLM2-135M): {counts} "
-                                f"in {_tier['seconds']:.0f} s of test time")
+                                f"in {_tier['seconds']:.0f} s of test time{started}")

@@ -7,7 +7,11 @@ import json
 import pytest
 
 from tests.vllm.conftest import backend_args, read_json
-from tests.vllm.reports import assert_units_index_the_text, assert_verdicts_scored_from_logprobs, usage_delta
+from tests.vllm.reports import (
+    assert_units_index_the_text,
+    assert_verdicts_scored_from_logprobs,
+    usage_delta,
+)
 
 pytestmark = pytest.mark.vllm
 

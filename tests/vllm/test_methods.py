@@ -163,10 +163,9 @@ async def test_failed_structured_attempts_are_counted_in_usage(vllm, metrics):
 
     backend = get_backend(vllm.spec, base_url=vllm.base_url)
     before = metrics()
-    with usage_meter.metering() as usage:
-        with pytest.raises(StructuredOutputError):
-            await backend.structured([{"role": "user", "content": "Answer as JSON: what colour is the sky?"}],
-                                     Rejected, max_retries=1, max_tokens=48)
+    with usage_meter.metering() as usage, pytest.raises(StructuredOutputError):
+        await backend.structured([{"role": "user", "content": "Answer as JSON: what colour is the sky?"}],
+                                 Rejected, max_retries=1, max_tokens=48)
     server = usage_delta(before, metrics())
     assert server["calls"] >= 2, "instructor re-asks once after the rejected reply"
     assert usage.calls == server["calls"] and usage.prompt_tokens == server["prompt_tokens"]
