@@ -204,6 +204,8 @@ if __name__ == "__main__":
     p.add_argument("--model", help="the served model name (with --base-url)")
     p.add_argument("--start", action="store_true",
                    help="start the local CPU server of the vLLM tier (scripts/setup-vllm.sh) and stop it at the end")
+    p.add_argument("--vllm-args", default="", metavar="FLAGS",
+                   help='with --start: more server flags, e.g. --vllm-args="--block-size 32"')
     p.add_argument("--units", type=int, default=40)
     p.add_argument("--naive-units", type=int, default=20, help="units for the naive layout (0 skips it)")
     p.add_argument("--joint", type=int, default=5, help="also measure joint checking of K units per call (0/1 skips)")
@@ -221,7 +223,7 @@ if __name__ == "__main__":
             if why:
                 raise SystemExit(f"cannot start the local vLLM server: {why}; run scripts/setup-vllm.sh")
             log = Path(tempfile.mkdtemp(prefix="bench-vllm-")) / "server.log"
-            server = vllm_server.start(log)
+            server = vllm_server.start(log, vllm_args=args.vllm_args)
             base_url, model = server.base_url, server.model
         else:
             if not args.model:

@@ -45,10 +45,11 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def serve_args(port: int) -> list[str]:
+def serve_args(port: int, vllm_args: str = "") -> list[str]:
     """``factgrain serve-vllm`` arguments for the local CPU server (without ``--run``)."""
-    return ["serve-vllm", str(vllm_model_dir()), "--device", "cpu", "--python", str(vllm_python()),
+    args = ["serve-vllm", str(vllm_model_dir()), "--device", "cpu", "--python", str(vllm_python()),
             "--host", "127.0.0.1", "--port", str(port), "--served-model-name", SERVED_NAME]
+    return args + ([f"--vllm-args={vllm_args}"] if vllm_args else [])
 
 
 def factgrain_env() -> dict[str, str]:
@@ -79,10 +80,11 @@ class Server:
         return "\n".join(self.log.read_text(errors="replace").splitlines()[-n:])
 
 
-def start(log: Path, *, timeout: float = 300.0) -> Server:
-    """Start the server, wait (bounded) for ``/health``; raises RuntimeError with the log's tail."""
+def start(log: Path, *, timeout: float = 300.0, vllm_args: str = "") -> Server:
+    """Start the server, wait (bounded) for ``/health``; raises RuntimeError with the log's tail.
+    ``vllm_args``: more server flags, as ``serve-vllm --vllm-args`` takes them."""
     port = free_port()
-    args = serve_args(port)
+    args = serve_args(port, vllm_args)
     env = factgrain_env()
     printed = subprocess.run([sys.executable, "-m", "factgrain", *args], capture_output=True, text=True,
                              env=env, timeout=120)
