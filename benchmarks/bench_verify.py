@@ -99,9 +99,15 @@ def joint_grammar(k: int) -> str:
     return f'root ::= {lines}\nans ::= "Yes" | "No"'
 
 
-async def run_joint(backend, timings: ServerTimings, items: list[VerifyItem], k: int) -> dict:
+def llamacpp_joint_constraint(k: int) -> dict:
+    return {"grammar": joint_grammar(k)}
+
+
+async def run_joint(backend, timings: ServerTimings, items: list[VerifyItem], k: int,
+                    constraint=llamacpp_joint_constraint) -> dict:
     """Joint checking: k units per request (reference first), one Yes/No line each, read from the
-    logprobs of the answer tokens. Measured only; the shipped verifier asks one unit per call."""
+    logprobs of the answer tokens. Measured only; the shipped verifier asks one unit per call.
+    ``constraint(k)`` gives the server's request fields that force the k-line reply."""
     from factgrain.agent.verifiers.llm import p_yes
 
     backend.route_slots = True
@@ -112,7 +118,7 @@ async def run_joint(backend, timings: ServerTimings, items: list[VerifyItem], k:
         statements = "\n".join(f"{i}. {it.component.statement}" for i, it in enumerate(chunk, 1))
         messages = [{"role": "system", "content": VERIFY.system},
                     {"role": "user", "content": JOINT_USER.format(reference=chunk[0].evidence_text, statements=statements)}]
-        backend.extra_body = {"grammar": joint_grammar(len(chunk))}
+        backend.extra_body = constraint(len(chunk))
         result = await backend.chat(messages, max_tokens=6 * len(chunk), top_logprobs=20)
         probs = [p for top in (result.top_logprobs or []) if (p := p_yes(top)) is not None]
         return min(len(probs), len(chunk))

