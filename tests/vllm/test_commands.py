@@ -104,16 +104,12 @@ def test_probe_reports_the_server_reachable_with_logprobs(vllm, cli):
     assert not info["warnings"]
 
 
-@pytest.mark.xfail(reason="silent-failures: backends --probe does not check that the server serves the model",
-                   strict=False)
 def test_probe_fails_for_a_model_the_server_does_not_serve(vllm, cli):
     proc = cli("backends", "--model", "vllm/not-served", "--base-url", vllm.base_url, "--probe", "--format", "json")
     assert proc.returncode != 0
     assert "not-served" in proc.stdout + proc.stderr
 
 
-@pytest.mark.xfail(reason="silent-failures: a check whose every call failed exits 0 with an empty report, "
-                          "and vLLM's own 404 message is dropped", strict=False)
 def test_check_with_a_model_the_server_does_not_serve_is_exit_4_with_the_servers_message(vllm, cli, files):
     proc = cli("check", "text.txt", "ref.txt", "--model", "vllm/not-served", "--base-url", vllm.base_url,
                "--method", "none", "--verifier", "llm", "--format", "json")
