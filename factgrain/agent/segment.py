@@ -15,34 +15,62 @@ from factgrain.schemas.spans import Chunk, Document, Sentence
 DEFAULT_CHUNK_SIZE = 2000
 DEFAULT_CHUNK_OVERLAP = 0
 
-# A sentence ends at . ! ? (optionally followed by closing quotes/brackets) before whitespace and
-# an opening capital/digit/quote, or at a blank line / line break.
-_BOUNDARY = re.compile(r"""(?<=[.!?])(["')\]]*)\s+(?=["'(\[]?[A-Z0-9])|\n\s*""")
-_ABBREV = re.compile(r"(?:\b(?:Mr|Mrs|Ms|Dr|Prof|Sr|Jr|St|vs|etc|e\.g|i\.e|Inc|Ltd|Co|No|U\.S|U\.K)\.|\b[A-Z]\.)$")
+# One splitter for the whole package (segment, retrieve, the lexical verifier): the sentences of the
+# spaCy parse that the reader and the verifier already make, so a unit's sentence, the decomposer's
+# parse and the verifier's reference windows all agree on where sentences end. Line breaks stay hard
+# boundaries (lists, headings and WiCE's one-sentence-per-line pages must not be glued together).
+_LINE_BREAK = re.compile(r"\n")
 
 
-# retrieve.py and verifiers/lexical_features.py keep their own splitters on purpose (see the notes there).
 def split_sentences(text: str) -> list[tuple[int, int]]:
-    """Character ranges of the sentences of ``text`` (surrounding whitespace excluded)."""
-    spans: list[tuple[int, int]] = []
-    start = 0
-    for m in _BOUNDARY.finditer(text):
-        end = m.start() + len(m.group(1) or "")
-        candidate = text[start:end]
-        if _ABBREV.search(candidate.rstrip("\"')]")):
-            continue  # "Dr. Smith" is not a sentence end
-        spans.append((start, end))
-        start = m.end()
-    spans.append((start, len(text)))
-    out = []
-    for s, e in spans:
-        while s < e and text[s].isspace():
-            s += 1
-        while e > s and text[e - 1].isspace():
-            e -= 1
-        if e > s:
-            out.append((s, e))
+    """Character ranges ``(start, end)`` of the sentences of ``text`` (surrounding whitespace excluded).
+
+    Boundaries are spaCy's (``reader.parse``, cached, so the parse is shared with whoever reads the
+    same text next) plus every line break. ``text[start:end]`` is never empty and never starts or ends
+    with whitespace; ranges are ordered and disjoint, and only whitespace lies between them.
+    """
+    if not text or not text.strip():
+        return []
+    out: list[tuple[int, int]] = []
+    for block_start, block_end in _parse_blocks(text):
+        from factgrain.agent.reader import parse
+
+        doc = parse(text[block_start:block_end])
+        for sent in doc.sents:
+            a, b = block_start + sent.start_char, block_start + sent.end_char
+            cut = a
+            for m in _LINE_BREAK.finditer(text, a, b):
+                _append_stripped(out, text, cut, m.start())
+                cut = m.end()
+            _append_stripped(out, text, cut, b)
     return out
+
+
+def _parse_blocks(text: str) -> list[tuple[int, int]]:
+    """The whole text, or line-aligned pieces of it when it is longer than spaCy reads at once."""
+    from factgrain.agent.reader import load_pipeline
+
+    limit = load_pipeline().max_length
+    if len(text) <= limit:
+        return [(0, len(text))]
+    blocks, start = [], 0
+    while start < len(text):
+        end = min(len(text), start + limit)
+        if end < len(text):
+            nl = text.rfind("\n", start, end)
+            end = nl + 1 if nl > start else end
+        blocks.append((start, end))
+        start = end
+    return blocks
+
+
+def _append_stripped(out: list[tuple[int, int]], text: str, s: int, e: int) -> None:
+    while s < e and text[s].isspace():
+        s += 1
+    while e > s and text[e - 1].isspace():
+        e -= 1
+    if e > s:
+        out.append((s, e))
 
 
 def _chunk_ranges(text: str, chunk_size: int, chunk_overlap: int) -> list[tuple[int, int]]:

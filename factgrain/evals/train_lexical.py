@@ -212,6 +212,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT, help="where to write the fitted model JSON")
     ap.add_argument("--data", type=Path, default=DATA_DIR)
     ap.add_argument("--n-boot", type=int, default=1000)
+    ap.add_argument("--dev-only", action="store_true",
+                    help="fit and print the dev cross-validation figures; do not touch test (for development)")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
 
@@ -264,6 +266,16 @@ def main(argv: list[str] | None = None) -> int:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(model.to_dict(), indent=2) + "\n", encoding="utf-8")
     t_fit = time.perf_counter() - t0
+    print(f"dev: grouped {N_FOLDS}-fold CV AUC by lambda {model.meta['cv_auc_by_lambda']}; lambda={lam}, "
+          f"out-of-fold BAcc {dev_bacc:.4f} at threshold {thr:.3f}; baseline `{BASELINE_FEATURE}` dev BAcc "
+          f"{base_dev_bacc:.4f}; featurised {len(y)} rows, fit {t_fit:.1f}s", file=sys.stderr)
+    if args.dev_only:
+        oof_sub = np.array([r["subset"] for r in dev])
+        for name in SUBSETS:
+            m = oof_sub == name
+            print(f"dev out-of-fold {name}: n={int(m.sum())} AUC {100 * roc_auc(y[m], oof[m]):.1f} "
+                  f"BAcc {100 * balanced_accuracy(y[m], (oof[m] >= thr).astype(int)):.1f}", file=sys.stderr)
+        return 0
 
     # ---- test: final evaluation only -------------------------------------------
     Xt = featurize(test)

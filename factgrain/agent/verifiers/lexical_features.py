@@ -1,12 +1,12 @@
 """Lexical support features for one predicate-argument QA unit.
 
-Everything here is cheap and explainable: token normalisation, a regex sentence
-splitter with character offsets, selection of the reference windows a unit most
-likely talks about, and a handful of named features (answer coverage, number
-clash, absent names, negation mismatch, ...) that a small logistic model turns
-into a support probability.
-
-Only numpy and the standard library are needed.
+Everything here is cheap and explainable: token normalisation, sentences with
+character offsets (the package's one splitter), selection of the reference
+windows a unit most likely talks about, and a handful of named features (answer
+coverage, number clash, absent names, negation mismatch, ...) that a small
+logistic model turns into a support probability. The features that read the
+spaCy parse (lemmas, entity types, quantities, doubt scope, predicate-argument
+links) are in :mod:`lexical_structure` and are appended to these.
 """
 
 from __future__ import annotations
@@ -190,37 +190,19 @@ def extract_names(text: str, *, skip_first: bool = False) -> list[str]:
 # Sentences and windows
 # ---------------------------------------------------------------------------
 
-# Not segment.split_sentences: lexical_model.json was fitted on these spans (they differ on 102/192 QASem references).
-_BOUNDARY_RE = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])|\n\s*")
-_ABBREV = ("mr.", "mrs.", "ms.", "dr.", "st.", "jr.", "sr.", "vs.", "no.", "u.s.", "u.k.", "e.g.", "i.e.", "prof.", "gen.", "inc.", "co.")
 _MAX_SENT_WORDS = 60
 
 
 def split_sentences(text: str) -> list[tuple[int, int]]:
-    """Character spans ``(start, end)`` of the sentences of ``text``.
-
-    A boundary is sentence-final punctuation followed by whitespace and a
-    capital/digit, or a newline. Common abbreviations do not end a sentence.
-    Very long pieces (no punctuation, e.g. scraped web text) are cut into
-    chunks of about 60 words so that windows stay local. Each span is stripped
-    of surrounding whitespace, so ``text[start:end]`` is never empty.
+    """Character spans ``(start, end)`` of the sentences of ``text``: the package's one splitter
+    (:func:`factgrain.agent.segment.split_sentences`, spaCy's boundaries plus line breaks), with very
+    long pieces (no punctuation, e.g. scraped web text) cut into chunks of about 40 words so that
+    windows stay local. ``text[start:end]`` is never empty and never starts or ends with whitespace.
     """
-    if not text:
-        return []
-    cuts = [0]
-    for m in _BOUNDARY_RE.finditer(text):
-        before = text[max(0, m.start() - 6) : m.start()].lower()
-        if m.group(0).strip() == "" and "\n" not in m.group(0) and before.endswith(_ABBREV):
-            continue
-        cuts.append(m.end())
-    cuts.append(len(text))
+    from factgrain.agent.segment import split_sentences as sentences
+
     spans: list[tuple[int, int]] = []
-    for a, b in zip(cuts, cuts[1:]):
-        seg = text[a:b]
-        if not seg.strip():
-            continue
-        s = a + (len(seg) - len(seg.lstrip()))
-        e = a + len(seg.rstrip())
+    for s, e in sentences(text or ""):
         spans.extend(_chunk_long(text, s, e))
     return spans
 
@@ -360,6 +342,8 @@ FEATURE_NAMES: tuple[str, ...] = (
     "ans_len",  # log(1 + number of answer content words)
     "best_score",  # match score of the best window, normalised by the query's total weight
 )
+# the parse-based features of lexical_structure.STRUCTURE_FEATURES follow these (kept in sync below)
+_OVERLAP_FEATURES = FEATURE_NAMES
 
 
 @dataclass
@@ -479,6 +463,10 @@ def lexical_features(
         "ans_len": math.log1p(len(set(ans_c))),
         "best_score": (hit_w / total_w) if total_w > 0 else 0.0,
     }
+    from factgrain.agent.verifiers.lexical_structure import read_reference, read_unit, structure_features
+
+    unit = read_unit(answer=answer, question=question, sentence=sentence, predicate=predicate)
+    values.update(structure_features(unit, read_reference(reference)))
     values = {k2: float(v) if math.isfinite(v) else 0.0 for k2, v in values.items()}
     return Features(values=values, best_window=windows[0] if windows else None, windows=windows)
 
@@ -570,3 +558,12 @@ def load_default() -> LexicalModel:
     """The model fitted by ``python -m factgrain.evals.train_lexical`` and shipped with the package."""
     text = resources.files(__package__).joinpath(MODEL_RESOURCE).read_text(encoding="utf-8")
     return LexicalModel.from_dict(json.loads(text))
+
+
+def _all_feature_names() -> tuple[str, ...]:
+    from factgrain.agent.verifiers.lexical_structure import STRUCTURE_FEATURES
+
+    return _OVERLAP_FEATURES + STRUCTURE_FEATURES
+
+
+FEATURE_NAMES = _all_feature_names()
