@@ -336,8 +336,9 @@ def read_unit(*, answer: str, question: str, sentence: str, predicate: str | Non
             pred_tok = p[0] if len(p) else None
     # a copula or auxiliary ("was") relates nothing by itself: the complement carries the unit
     pred_keys = _keys(pred_tok) if pred_tok is not None and _is_content(pred_tok) else ()
-    q_doc = parse(question or "")
-    context = {k for t in (*q_doc, *sent_doc) if _is_content(t) for k in _keys(t)}
+    # the question is not parsed (one parse per unit would double the cost); its normalised words match the
+    # surface keys every reference token also carries
+    context = {k for t in sent_doc if _is_content(t) for k in _keys(t)} | set(_lf.content_tokens(question or ""))
     flags = _doubt_flags(sent_doc)
     ans_in_sent = ans.doc is sent_doc
     doubted = (ans_in_sent and any(flags[t.i] for t in ans)) or (pred_tok is not None and pred_tok.doc is sent_doc
