@@ -476,12 +476,23 @@ def lexical_features(
 # ---------------------------------------------------------------------------
 
 
+def _logit(p: float) -> float:
+    p = min(max(p, 1e-9), 1 - 1e-9)
+    return math.log(p / (1 - p))
+
+
 @dataclass
 class LexicalModel:
-    """Logistic model over standardised lexical features.
+    """Logistic model over standardised lexical features, plus contradiction vetoes.
 
     ``prob(f) = sigmoid(intercept + sum_i coef_i * (f_i - mean_i) / scale_i)``;
-    a unit is judged supported when ``prob >= threshold``.
+    a unit is judged supported when ``prob >= threshold``. When a veto feature
+    (``vetoes``: the reference gives another value of the same unit, names another
+    weekday or month, or withholds the answer under a hedge) is set, the logit is
+    capped so that the probability, once the threshold is folded in, is at most
+    ``veto_probability``. Vetoes are rules, not fitted: they fire too rarely on
+    dev (a few dozen rows, most in a handful of articles) for a weight to be
+    learned, and each states an explicit contradiction.
     """
 
     feature_names: list[str]
@@ -491,6 +502,8 @@ class LexicalModel:
     means: list[float] = field(default_factory=list)
     scales: list[float] = field(default_factory=list)
     meta: dict = field(default_factory=dict)
+    vetoes: list[str] = field(default_factory=list)
+    veto_probability: float = 0.2
 
     def __post_init__(self) -> None:
         n = len(self.feature_names)
@@ -506,7 +519,14 @@ class LexicalModel:
         z = self.intercept
         for name, c, m, s in zip(self.feature_names, self.coefficients, self.means, self.scales):
             z += c * (float(vals[name]) - m) / (s or 1.0)
+        if self.vetoed(vals):
+            z = min(z, _logit(self.veto_probability) + _logit(self.threshold))
         return z
+
+    def vetoed(self, features: Mapping[str, float] | Features) -> list[str]:
+        """The veto features that are set (the reference contradicts the unit)."""
+        vals = features.values if isinstance(features, Features) else features
+        return [v for v in self.vetoes if float(vals.get(v, 0.0)) >= 0.5]
 
     def prob(self, features: Mapping[str, float] | Features) -> float:
         z = self.logit(features)
@@ -531,6 +551,8 @@ class LexicalModel:
             "threshold": round(float(self.threshold), 6),
             "means": [round(float(m), 6) for m in self.means],
             "scales": [round(float(s), 6) for s in self.scales],
+            "vetoes": list(self.vetoes),
+            "veto_probability": float(self.veto_probability),
             "meta": self.meta,
         }
 
@@ -544,6 +566,8 @@ class LexicalModel:
             means=[float(m) for m in d.get("means", [])],
             scales=[float(s) for s in d.get("scales", [])],
             meta=dict(d.get("meta", {})),
+            vetoes=list(d.get("vetoes", [])),
+            veto_probability=float(d.get("veto_probability", 0.2)),
         )
 
     @classmethod

@@ -31,11 +31,14 @@ STRUCTURE_FEATURES: tuple[str, ...] = (
     "lem_ans_cov_sent",  # ... in the one reference sentence that holds most of them
     "lem_pred_ref",  # the predicate's lemma in the reference
     "lem_pred_ans_sent",  # best answer coverage over reference sentences that hold the predicate's lemma
+    "ans_head_in_ref",  # the answer's syntactic head (its lemma, or the entity type of a generic head) in the reference
+    "ans_head_linked",  # ... within three dependency edges of the predicate's lemma in one reference sentence
     "pred_ans_linked",  # a reference sentence relates the predicate's lemma and the answer (dependency path <= 3)
     "generic_ans_typed",  # the answer is a generic noun ("a man") and the reference names an entity of its type
     "ans_doubted",  # the answer's best reference sentence denies or hedges it (or the predicate); the unit does not
     "qty_clash",  # the answer has a quantity whose value the reference never gives
-    "qty_unit_clash",  # ... and a related reference sentence gives another value of the same unit (or a split vote vs unanimous)
+    "qty_unit_clash",  # ... and a related reference sentence gives another value of the same unit
+    "vote_clash",  # "unanimous" against a split count in the reference ("7 to 2"), or a split count against "unanimous"
     "qty_agree",  # the answer's quantities are all in the reference with the same value
     "date_clash",  # the answer names a weekday / month; the reference names others of that kind but not it
 )
@@ -74,8 +77,11 @@ HEDGE_LEMMAS: frozenset[str] = frozenset(
     doubtful deny dispute question speculate speculation rumour rumor allege alleged allegedly
     reportedly possibly perhaps maybe probably suspect suspected claim investigate""".split()
 )
-_MODALS = frozenset({"may", "might", "could"})
-_OPEN_MARKS = frozenset({"whether", "if"})
+# Knowing-words that, when negated, leave what they govern open ("did not establish", "no idea how").
+# Plain negation and modals are not doubt here: a negated or "may" unit is compared with the reference by
+# neg_mismatch, and on dev modals and "if" were as common in supported units as in unsupported ones.
+_EPISTEMIC = frozenset("know establish confirm determine prove verify clear sure certain idea evidence proof".split())
+_OPEN_MARKS = frozenset({"whether"})
 
 _SCALE = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "mn": 1e6, "billion": 1e9, "bn": 1e9,
           "b": 1e9, "trillion": 1e12, "tn": 1e12, "hundred": 1e2}
@@ -112,35 +118,31 @@ def _local_doubt(tok: "Token") -> bool:
     if tok.lemma_.lower() in HEDGE_LEMMAS or tok.lower_ in HEDGE_LEMMAS:
         return True
     for child in tok.children:
-        low = child.lower_
-        if child.dep_ == "neg" or (low in _lf.NEGATIONS and child.dep_ in ("det", "advmod", "neg")):
+        if child.dep_ == "mark" and child.lower_ in _OPEN_MARKS:
             return True
-        if child.dep_ == "aux" and low in _MODALS:
-            return True
-        if child.dep_ == "mark" and low in _OPEN_MARKS:
+        negated = child.dep_ == "neg" or (child.lower_ in _lf.NEGATIONS and child.dep_ in ("det", "advmod"))
+        if negated and tok.lemma_.lower() in _EPISTEMIC:
             return True
     return False
 
 
-# A hedge or negation does not reach into a relative clause, an apposition, another conjunct or an
-# adverbial clause ("a man who died of measles" is asserted even when the main clause is negated).
-_SCOPE_BARRIERS = frozenset({"relcl", "appos", "acl", "advcl", "conj", "parataxis"})
-_SCOPE_DEPTH = 4
+# A hedge reaches the clause it governs and that clause's own arguments, two dependency edges down
+# at most ("unable to establish whether measles was the cause": measles -nsubj-> was <-mark- whether).
+# Not through a preposition, a relative clause, an apposition or another conjunct: "unable to cope with
+# the water coming in" still says that water came in, "a man who died of measles" is asserted.
+_SCOPE_EDGES = frozenset({"nsubj", "nsubjpass", "dobj", "attr", "ccomp", "xcomp", "acomp", "oprd"})
+_SCOPE_DEPTH = 2
 
 
 def _doubt_flags(doc: "Doc") -> list[bool]:
-    """Per token: is it within a few dependency edges below a word that denies or hedges it?"""
+    """Per token: does a word at most two clausal edges above it deny or hedge it?"""
     local = [_local_doubt(t) for t in doc]
     out = []
     for t in doc:
-        cur, depth, flag = t, 0, False
-        while True:
-            if local[cur.i]:
-                flag = True
-                break
-            if cur.head.i == cur.i or cur.dep_ in _SCOPE_BARRIERS or depth >= _SCOPE_DEPTH:
-                break
+        cur, depth, flag = t, 0, local[t.i]
+        while not flag and depth < _SCOPE_DEPTH and cur.head.i != cur.i and cur.dep_ in _SCOPE_EDGES:
             cur, depth = cur.head, depth + 1
+            flag = local[cur.i]
         out.append(flag)
     return out
 
@@ -286,6 +288,7 @@ def read_reference(reference: str) -> RefStructure:
 @dataclass
 class UnitReading:
     ans_keys: list[tuple[str, ...]]  # one tuple of alternative keys per answer content word
+    head_keys: tuple[str, ...]  # keys of the answer's syntactic head (empty when it is not a content word)
     generic_types: frozenset[str]  # entity labels a generic answer stands for (empty otherwise)
     pred_keys: tuple[str, ...]
     context_keys: frozenset[str]  # question + generated sentence content lemmas
@@ -327,6 +330,13 @@ def read_unit(*, answer: str, question: str, sentence: str, predicate: str | Non
         ans_keys = [tuple(_TYPE_KEY.format(label) for label in sorted(generic))]
     else:
         ans_keys = [_keys(t) for t in content]
+    root = ans.root if hasattr(ans, "root") else next((t for t in ans if t.head.i == t.i), None)
+    if generic:
+        head_keys = ans_keys[0]
+    elif root is not None and _is_content(root):
+        head_keys = _keys(root)
+    else:
+        head_keys = ()
     pred_tok = None
     if predicate and predicate.split():
         word = predicate.split()[0].lower()
@@ -344,7 +354,7 @@ def read_unit(*, answer: str, question: str, sentence: str, predicate: str | Non
     doubted = (ans_in_sent and any(flags[t.i] for t in ans)) or (pred_tok is not None and pred_tok.doc is sent_doc
                                                                  and flags[pred_tok.i])
     return UnitReading(
-        ans_keys=ans_keys, generic_types=generic, pred_keys=pred_keys, context_keys=frozenset(context),
+        ans_keys=ans_keys, head_keys=head_keys, generic_types=generic, pred_keys=pred_keys, context_keys=frozenset(context),
         doubted=bool(doubted), quantities=_quantities(ans, lambda t: -1),
         unanimous=bool(_UNANIMOUS_RE.search(answer or "")), split_vote=bool(_tallies(answer or "")
                                                                            and any(b > 0 for _, b in _tallies(answer or ""))),
@@ -380,6 +390,7 @@ def structure_features(unit: UnitReading, ref: RefStructure) -> dict[str, float]
 
     # the predicate's lemma (or a derivation sharing its first five letters) related to the answer in one sentence
     linked_sents: set[int] = set()
+    head_linked = 0.0
     if unit.pred_keys and n_ans:
         for i in range(len(ref.sent_keys)):
             toks = ref.sent_tokens[i]
@@ -391,6 +402,9 @@ def structure_features(unit: UnitReading, ref: RefStructure) -> dict[str, float]
                 args = [ref.doc[j] for j in toks if any(_hit(k, frozenset(ref.tok_keys[j])) for k in unit.ans_keys)]
                 if any(_tree_distance(a, p, 3) <= 3 for a in args for p in preds):
                     linked_sents.add(i)
+                    if not head_linked and unit.head_keys:
+                        heads = [ref.doc[j] for j in toks if _hit(unit.head_keys, frozenset(ref.tok_keys[j]))]
+                        head_linked = float(any(_tree_distance(a, p, 3) <= 3 for a in heads for p in preds))
     linked = float(bool(linked_sents))
 
     # the sentence the unit most likely rests on: answer first, then predicate, then context words
@@ -419,10 +433,8 @@ def structure_features(unit: UnitReading, ref: RefStructure) -> dict[str, float]
         for q in missing:
             if any(r.sent in related and (r.unit == q.unit or not r.unit or not q.unit) for r in ref.quantities):
                 qty_unit_clash = 1.0
-    if unit.unanimous and any(ref.sent_split_vote) and not ref.unanimous:
-        qty_clash = qty_unit_clash = 1.0
-    if unit.split_vote and ref.unanimous:
-        qty_clash = qty_unit_clash = 1.0
+    vote_clash = float((unit.unanimous and any(ref.sent_split_vote) and not ref.unanimous)
+                       or (unit.split_vote and ref.unanimous))
     qty_agree = float(bool(unit.quantities) and not missing)
 
     date_clash = 0.0
@@ -436,11 +448,14 @@ def structure_features(unit: UnitReading, ref: RefStructure) -> dict[str, float]
         "lem_ans_cov_sent": max(sent_cov, default=cov_ref),
         "lem_pred_ref": float(_pred_hit(unit.pred_keys, ref.all_keys, ref.prefixes)) if unit.pred_keys else 1.0,
         "lem_pred_ans_sent": max((sent_cov[i] for i in pred_sents), default=0.0),
+        "ans_head_in_ref": float(_hit(unit.head_keys, ref.all_keys)) if unit.head_keys else 1.0,
+        "ans_head_linked": head_linked,
         "pred_ans_linked": linked,
         "generic_ans_typed": float(bool(unit.generic_types) and cov_ref > 0),
         "ans_doubted": doubted,
         "qty_clash": qty_clash,
         "qty_unit_clash": qty_unit_clash,
+        "vote_clash": vote_clash,
         "qty_agree": qty_agree,
         "date_clash": date_clash,
     }
