@@ -353,6 +353,8 @@ class Features(Mapping[str, float]):
     values: dict[str, float]
     best_window: Window | None = None
     windows: list[Window] = field(default_factory=list)
+    #: the reference sentence the parse-based features rest on (answer, predicate, context): what a verdict cites
+    support_sentence: Window | None = None
 
     def __getitem__(self, key: str) -> float:
         return self.values[key]
@@ -463,12 +465,15 @@ def lexical_features(
         "ans_len": math.log1p(len(set(ans_c))),
         "best_score": (hit_w / total_w) if total_w > 0 else 0.0,
     }
-    from factgrain.agent.verifiers.lexical_structure import read_reference, read_unit, structure_features
+    from factgrain.agent.verifiers.lexical_structure import _structure, read_reference, read_unit
 
     unit = read_unit(answer=answer, question=question, sentence=sentence, predicate=predicate)
-    values.update(structure_features(unit, read_reference(reference)))
+    structural, support = _structure(unit, read_reference(reference))
+    values.update(structural)
     values = {k2: float(v) if math.isfinite(v) else 0.0 for k2, v in values.items()}
-    return Features(values=values, best_window=windows[0] if windows else None, windows=windows)
+    support_window = Window(start=support[0], end=support[1], text=reference[support[0]:support[1]]) if support else None
+    return Features(values=values, best_window=windows[0] if windows else None, windows=windows,
+                    support_sentence=support_window)
 
 
 # ---------------------------------------------------------------------------

@@ -56,6 +56,7 @@ __all__ = [
     "read_reference",
     "read_unit",
     "structure_features",
+    "support_sentence",
 ]
 
 # Generic nouns that stand for an entity the reference may name; the value is the spaCy entity
@@ -327,7 +328,8 @@ def read_unit(*, answer: str, question: str, sentence: str, predicate: str | Non
                          for t in ans):
             generic = GENERIC_ENTITY[heads[-1].lemma_.lower()]
     if generic:
-        ans_keys = [tuple(_TYPE_KEY.format(label) for label in sorted(generic))]
+        # the entity type it stands for, or the word itself ("the man" when the reference names nobody)
+        ans_keys = [tuple(_TYPE_KEY.format(label) for label in sorted(generic)) + _keys(heads[-1])]
     else:
         ans_keys = [_keys(t) for t in content]
     root = ans.root if hasattr(ans, "root") else next((t for t in ans if t.head.i == t.i), None)
@@ -378,6 +380,16 @@ def _same_value(a: float, b: float) -> bool:
 
 
 def structure_features(unit: UnitReading, ref: RefStructure) -> dict[str, float]:
+    """The values of :data:`STRUCTURE_FEATURES` (see :func:`support_sentence` for the sentence they rest on)."""
+    return _structure(unit, ref)[0]
+
+
+def support_sentence(unit: UnitReading, ref: RefStructure) -> tuple[int, int] | None:
+    """Character span of the reference sentence the unit most likely rests on (None when the answer is absent)."""
+    return _structure(unit, ref)[1]
+
+
+def _structure(unit: UnitReading, ref: RefStructure) -> tuple[dict[str, float], tuple[int, int] | None]:
     n_ans = len(unit.ans_keys)
 
     def share(pool: frozenset[str]) -> float:
@@ -409,6 +421,7 @@ def structure_features(unit: UnitReading, ref: RefStructure) -> dict[str, float]
 
     # the sentence the unit most likely rests on: answer first, then predicate, then context words
     doubted = 0.0
+    support: tuple[int, int] | None = None
     if ref.sent_keys and n_ans:
         def fit(i: int) -> float:
             keys = ref.sent_keys[i]
@@ -417,6 +430,7 @@ def structure_features(unit: UnitReading, ref: RefStructure) -> dict[str, float]
 
         best = max(range(len(ref.sent_keys)), key=lambda i: (fit(i), -i))
         if sent_cov[best] > 0:
+            support = ref.sent_spans[best]
             toks = ref.sent_tokens[best]
             in_doubt = any(ref.doubt[j] for j in toks
                            if any(_hit(k, frozenset(ref.tok_keys[j])) for k in unit.ans_keys)
@@ -458,4 +472,4 @@ def structure_features(unit: UnitReading, ref: RefStructure) -> dict[str, float]
         "vote_clash": vote_clash,
         "qty_agree": qty_agree,
         "date_clash": date_clash,
-    }
+    }, support
