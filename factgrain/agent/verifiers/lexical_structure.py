@@ -305,11 +305,19 @@ def _answer_tokens(answer: str, sentence_doc: "Doc") -> "Span | Doc":
     from factgrain.agent.reader import parse
 
     text = sentence_doc.text
-    at = text.find(answer) if answer else -1
-    if at < 0 and answer:
-        at = text.lower().find(answer.lower())
+    at, end = text.find(answer), -1
     if at >= 0:
-        span = sentence_doc.char_span(at, at + len(answer), alignment_mode="expand")
+        end = at + len(answer)
+    else:
+        # gold answers are often re-tokenised ("Sweden 's", "do n't"): match ignoring whitespace and case
+        positions = [i for i, ch in enumerate(text) if not ch.isspace()]
+        squeezed = "".join(text[i] for i in positions).lower()
+        needle = "".join(answer.split()).lower()
+        k = squeezed.find(needle) if needle else -1
+        if k >= 0:
+            at, end = positions[k], positions[k + len(needle) - 1] + 1
+    if at >= 0:
+        span = sentence_doc.char_span(at, end, alignment_mode="expand")
         if span is not None and len(span):
             return span
     return parse(answer)
