@@ -8,9 +8,13 @@ decomposed with the chunk before it as context (TriQua's document-level setup).
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from factgrain.errors import InputError
 from factgrain.schemas.spans import Chunk, Document, Sentence
+
+if TYPE_CHECKING:  # pragma: no cover
+    from spacy.tokens import Doc
 
 DEFAULT_CHUNK_SIZE = 2000
 DEFAULT_CHUNK_OVERLAP = 0
@@ -25,19 +29,13 @@ _LINE_BREAK = re.compile(r"\n")
 def split_sentences(text: str) -> list[tuple[int, int]]:
     """Character ranges ``(start, end)`` of the sentences of ``text`` (surrounding whitespace excluded).
 
-    Boundaries are spaCy's (``reader.parse``, cached, so the parse is shared with whoever reads the
-    same text next) plus every line break. ``text[start:end]`` is never empty and never starts or ends
-    with whitespace; ranges are ordered and disjoint, and only whitespace lies between them.
+    Boundaries are spaCy's plus every line break. ``text[start:end]`` is never empty and never starts
+    or ends with whitespace; ranges are ordered and disjoint, and only whitespace lies between them.
     """
-    if not text or not text.strip():
-        return []
     out: list[tuple[int, int]] = []
-    for block_start, block_end in _parse_blocks(text):
-        from factgrain.agent.reader import parse
-
-        doc = parse(text[block_start:block_end])
+    for offset, doc in parsed_blocks(text):
         for sent in doc.sents:
-            a, b = block_start + sent.start_char, block_start + sent.end_char
+            a, b = offset + sent.start_char, offset + sent.end_char
             cut = a
             for m in _LINE_BREAK.finditer(text, a, b):
                 _append_stripped(out, text, cut, m.start())
@@ -46,22 +44,32 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
     return out
 
 
-def _parse_blocks(text: str) -> list[tuple[int, int]]:
-    """The whole text, or line-aligned pieces of it when it is longer than spaCy reads at once."""
-    from factgrain.agent.reader import load_pipeline
+_BLANK_LINE = re.compile(r"\n[ \t]*\n\s*")
 
+
+def parsed_blocks(text: str) -> list[tuple[int, "Doc"]]:
+    """``(offset, doc)`` for each paragraph of ``text`` (pieces between blank lines), parsed by
+    ``reader.parse``. Paragraphs are parsed one by one because the parse is cached per text: evidence
+    made of retrieved passages joins different passages for every unit, and each passage is then read
+    once instead of once per unit. No sentence crosses a blank line anyway. A paragraph longer than
+    spaCy reads at once is cut at line breaks."""
+    from factgrain.agent.reader import load_pipeline, parse
+
+    if not text or not text.strip():
+        return []
     limit = load_pipeline().max_length
-    if len(text) <= limit:
-        return [(0, len(text))]
-    blocks, start = [], 0
-    while start < len(text):
-        end = min(len(text), start + limit)
-        if end < len(text):
-            nl = text.rfind("\n", start, end)
-            end = nl + 1 if nl > start else end
-        blocks.append((start, end))
+    out, start = [], 0
+    cuts = [m.end() for m in _BLANK_LINE.finditer(text)] + [len(text)]
+    for end in cuts:
+        while end - start > limit:
+            nl = text.rfind("\n", start, start + limit)
+            piece_end = nl + 1 if nl > start else start + limit
+            out.append((start, parse(text[start:piece_end])))
+            start = piece_end
+        if text[start:end].strip():
+            out.append((start, parse(text[start:end])))
         start = end
-    return blocks
+    return out
 
 
 def _append_stripped(out: list[tuple[int, int]], text: str, s: int, e: int) -> None:

@@ -230,7 +230,7 @@ def _tree_distance(a: "Token", b: "Token", limit: int) -> int:
 
 @dataclass
 class RefStructure:
-    doc: "Doc"
+    tokens: list["Token"]  # every token of the reference, over its parsed paragraphs
     sent_spans: list[tuple[int, int]]
     tok_sent: list[int]  # sentence index of each token (-1 for whitespace between sentences)
     tok_keys: list[tuple[str, ...]]
@@ -247,13 +247,11 @@ class RefStructure:
 
 @lru_cache(maxsize=256)
 def read_reference(reference: str) -> RefStructure:
-    """The parse-derived view of a reference (cached: a reference is read once)."""
+    """The parse-derived view of a reference (cached; its paragraphs' parses are cached too)."""
     import bisect
 
-    from factgrain.agent.reader import parse
-    from factgrain.agent.segment import split_sentences
+    from factgrain.agent.segment import parsed_blocks, split_sentences
 
-    doc = parse(reference)
     spans = split_sentences(reference) or [(0, len(reference))]
     starts = [s for s, _ in spans]
 
@@ -261,28 +259,36 @@ def read_reference(reference: str) -> RefStructure:
         k = bisect.bisect_right(starts, c) - 1
         return k if k >= 0 and c < spans[k][1] else -1
 
-    tok_sent = [sent_of_char(t.idx) for t in doc]
-    doubt = _doubt_flags(doc)
+    tokens: list["Token"] = []
+    tok_sent: list[int] = []
+    doubt: list[bool] = []
+    quantities: list[Quantity] = []
+    for offset, doc in parsed_blocks(reference):
+        base = len(tokens)
+        tokens.extend(doc)
+        tok_sent.extend(sent_of_char(offset + t.idx) for t in doc)
+        doubt.extend(_doubt_flags(doc))
+        quantities.extend(_quantities(doc, lambda t, base=base: tok_sent[base + t.i]))
     tok_keys: list[tuple[str, ...]] = []
     sent_sets: list[set[str]] = [set() for _ in spans]
     sent_tokens: list[list[int]] = [[] for _ in spans]
-    for t in doc:
+    for j, t in enumerate(tokens):
         keys = _keys(t) if _is_content(t) else ()
         if t.ent_type_:
             keys = keys + (_TYPE_KEY.format(t.ent_type_),)
         tok_keys.append(keys)
-        if tok_sent[t.i] >= 0:
-            sent_sets[tok_sent[t.i]].update(keys)
-            sent_tokens[tok_sent[t.i]].append(t.i)
+        if tok_sent[j] >= 0:
+            sent_sets[tok_sent[j]].update(keys)
+            sent_tokens[tok_sent[j]].append(j)
     all_keys = frozenset().union(*sent_sets) if sent_sets else frozenset()
     return RefStructure(
-        doc=doc, sent_spans=spans, tok_sent=tok_sent, tok_keys=tok_keys, doubt=doubt,
+        tokens=tokens, sent_spans=spans, tok_sent=tok_sent, tok_keys=tok_keys, doubt=doubt,
         sent_keys=[frozenset(s) for s in sent_sets], sent_tokens=sent_tokens, all_keys=all_keys,
         prefixes=frozenset(k[:5] for k in all_keys if len(k) >= 5 and not k.startswith("<")),
-        quantities=_quantities(doc, lambda t: tok_sent[t.i]),
+        quantities=quantities,
         sent_split_vote=[_split_vote(reference[a:b]) for a, b in spans],
         unanimous=bool(_UNANIMOUS_RE.search(reference)),
-        date_words=frozenset(_date_words(doc)),
+        date_words=frozenset(_date_words(tokens)),
     )
 
 
@@ -414,16 +420,16 @@ def _structure(unit: UnitReading, ref: RefStructure) -> tuple[dict[str, float], 
     if unit.pred_keys and n_ans:
         for i in range(len(ref.sent_keys)):
             toks = ref.sent_tokens[i]
-            preds = [ref.doc[j] for j in toks if _hit(unit.pred_keys, frozenset(ref.tok_keys[j]))
+            preds = [ref.tokens[j] for j in toks if _hit(unit.pred_keys, frozenset(ref.tok_keys[j]))
                      or any(k[:5] in pred_prefix for k in ref.tok_keys[j] if len(k) >= 5)]
             if not preds:
                 continue
             if sent_cov[i] > 0:
-                args = [ref.doc[j] for j in toks if any(_hit(k, frozenset(ref.tok_keys[j])) for k in unit.ans_keys)]
+                args = [ref.tokens[j] for j in toks if any(_hit(k, frozenset(ref.tok_keys[j])) for k in unit.ans_keys)]
                 if any(_tree_distance(a, p, 3) <= 3 for a in args for p in preds):
                     linked_sents.add(i)
                     if not head_linked and unit.head_keys:
-                        heads = [ref.doc[j] for j in toks if _hit(unit.head_keys, frozenset(ref.tok_keys[j]))]
+                        heads = [ref.tokens[j] for j in toks if _hit(unit.head_keys, frozenset(ref.tok_keys[j]))]
                         head_linked = float(any(_tree_distance(a, p, 3) <= 3 for a in heads for p in preds))
     linked = float(bool(linked_sents))
 
