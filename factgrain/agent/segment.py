@@ -29,19 +29,34 @@ _LINE_BREAK = re.compile(r"\n")
 def split_sentences(text: str) -> list[tuple[int, int]]:
     """Character ranges ``(start, end)`` of the sentences of ``text`` (surrounding whitespace excluded).
 
-    Boundaries are spaCy's plus every line break. ``text[start:end]`` is never empty and never starts
+    Boundaries are spaCy's where the sentence before ends in sentence-final punctuation, plus every
+    line break. ``text[start:end]`` is never empty and never starts
     or ends with whitespace; ranges are ordered and disjoint, and only whitespace lies between them.
     """
     out: list[tuple[int, int]] = []
     for offset, doc in parsed_blocks(text):
+        pieces, start = [], None
         for sent in doc.sents:
             a, b = offset + sent.start_char, offset + sent.end_char
+            start = a if start is None else start
+            # the small parser sometimes ends a sentence inside a long comma list ("..., and | Kent called
+            # Lowe."): a boundary counts only after sentence-final punctuation (line breaks are cut below)
+            if _SENTENCE_END.search(text, start, b):
+                pieces.append((start, b))
+                start = None
+        if start is not None:
+            pieces.append((start, offset + len(doc.text)))
+        for a, b in pieces:
             cut = a
             for m in _LINE_BREAK.finditer(text, a, b):
                 _append_stripped(out, text, cut, m.start())
                 cut = m.end()
             _append_stripped(out, text, cut, b)
     return out
+
+
+# sentence-final punctuation, then optional closing quotes / brackets, at the end of a piece
+_SENTENCE_END = re.compile(r"""[.!?…:;]["'”’)\]]*\s*$|\n\s*$""")
 
 
 _BLANK_LINE = re.compile(r"\n[ \t]*\n\s*")
