@@ -62,7 +62,7 @@ _SENTENCE_END = re.compile(r"""[.!?…:;]["'”’)\]]*\s*$|\n\s*$""")
 _BLANK_LINE = re.compile(r"\n[ \t]*\n\s*")
 
 
-def parsed_blocks(text: str) -> list[tuple[int, "Doc"]]:
+def parsed_blocks(text: str) -> list[tuple[int, Doc]]:
     """``(offset, doc)`` for each paragraph of ``text`` (pieces between blank lines), parsed by
     ``reader.parse``. Paragraphs are parsed one by one because the parse is cached per text: evidence
     made of retrieved passages joins different passages for every unit, and each passage is then read
