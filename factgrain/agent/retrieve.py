@@ -19,7 +19,8 @@ Guarantees:
 
 * ``Passage.start``/``Passage.end`` are offsets into the text of the source named
   by ``Passage.source_id`` and ``source.text[start:end] == passage.text``.
-* Sentence splitting is regex-based and treats every newline as a hard boundary;
+* Sentences come from the package's one splitter (``segment.split_sentences``:
+  spaCy's boundaries, every newline a hard boundary);
   a sentence longer than ``max_chars`` is cut on whitespace (and, as a last
   resort, inside a token that is itself too long).
 * Ranking is deterministic: ties are broken by passage order.
@@ -166,69 +167,9 @@ def normalize_sources(reference: Any) -> list[Source]:
 
 # --------------------------------------------------------------------------- sentences
 
-# Its own splitter, not segment.split_sentences (more abbreviations, Unicode quotes, line by line): the WiCE
-# recall in docs/verifiers.md was measured with it, and the two differ on 272 of 704 WiCE articles.
-# Sentence end: terminal punctuation, optional closing quotes/brackets, whitespace,
-# then something that looks like the start of a sentence.
-_BOUNDARY = re.compile(r"[.!?…]+[\"'”’)\]]*(?=\s+[\"'“‘(\[]?[A-Z0-9À-Ý])")
-_ABBREVIATIONS = frozenset(
-    "mr mrs ms dr prof st jr sr vs etc e.g i.e inc ltd co corp no fig gen gov sen rep rev "
-    "col lt sgt capt mt ft approx dept est jan feb mar apr jun jul aug sep sept oct nov dec".split()
-)
-_INITIALS = re.compile(r"^(?:[A-Za-z]\.)+$|^[A-Z]$")
-
-
-def _is_abbreviation(line: str, dot_pos: int) -> bool:
-    """True when the period at ``dot_pos`` most likely ends an abbreviation or initial."""
-    if line[dot_pos] != ".":
-        return False
-    j = dot_pos
-    while j > 0 and not line[j - 1].isspace():
-        j -= 1
-    word = line[j : dot_pos + 1]  # includes the final period
-    bare = word.rstrip(".").lstrip("\"'“‘([").lower()
-    if bare in _ABBREVIATIONS:
-        return True
-    stem = word.lstrip("\"'“‘([")
-    return bool(_INITIALS.match(stem) or _INITIALS.match(stem[:-1]))
-
-
-def split_sentences(text: str) -> list[tuple[int, int]]:
-    """Split ``text`` into sentence spans ``(start, end)``.
-
-    Newlines are hard boundaries (each non-blank line is at least one sentence);
-    inside a line, a sentence ends at ``.``/``!``/``?`` followed by whitespace
-    and an upper-case letter, digit, quote or bracket, unless the period belongs
-    to a known abbreviation or an initial (``Thomas K. Arnold``). Spans are
-    stripped of surrounding whitespace and never empty.
-    """
-    spans: list[tuple[int, int]] = []
-    pos = 0
-    for line in text.split("\n"):
-        line_start = pos
-        pos += len(line) + 1
-        if not line.strip():
-            continue
-        cur = 0
-        for m in _BOUNDARY.finditer(line):
-            # index of the last terminal punctuation char in the match
-            last_punct = m.start() + len(m.group(0).rstrip("\"'”’)]")) - 1
-            if _is_abbreviation(line, last_punct):
-                continue
-            _append_stripped(spans, line, line_start, cur, m.end())
-            cur = m.end()
-        _append_stripped(spans, line, line_start, cur, len(line))
-    return spans
-
-
-def _append_stripped(spans: list[tuple[int, int]], line: str, offset: int, a: int, b: int) -> None:
-    seg = line[a:b]
-    stripped = seg.strip()
-    if not stripped:
-        return
-    lead = len(seg) - len(seg.lstrip())
-    s = offset + a + lead
-    spans.append((s, s + len(stripped)))
+# The package's one sentence splitter (spaCy's sentence boundaries plus line breaks as hard
+# boundaries; see agent/segment.py), re-exported here for the packing code and its callers.
+from factgrain.agent.segment import split_sentences  # noqa: E402
 
 
 def _split_long(text: str, start: int, end: int, max_chars: int) -> list[tuple[int, int]]:
@@ -488,7 +429,7 @@ def _unique(plist: list[Passage]) -> list[Passage]:
 # claims with no evidence at all); empty sets are ignored, and claims without a
 # non-empty set are left out of the recall denominators (30 of 349 on dev).
 # A few references hold more than one page ("(meta data) TITLE:" repeats); the ids
-# still run over the concatenated lines. Our regex splitter cuts 17 of the 1,466
+# still run over the concatenated lines. The splitter cuts some of the 1,466
 # gold lines on dev into more than one sentence, so sentence-level retrieval can
 # cover a gold line only partly; that counts as not retrieved. On dev only 132 of
 # 319 claims have a one-sentence evidence set, which caps sentence-level full@1 at 0.41.

@@ -118,7 +118,9 @@ def test_empty_reference_is_finite():
 
 def test_default_model_loads_and_matches_features():
     m = load_default()
-    assert m.feature_names == list(FEATURE_NAMES)
+    # the shipped model reads the features kept by train_lexical's selection, in FEATURE_NAMES order
+    assert set(m.feature_names) <= set(FEATURE_NAMES) and len(m.feature_names) >= 10
+    assert m.feature_names == [n for n in FEATURE_NAMES if n in m.feature_names]
     assert 0.0 < m.threshold < 1.0
     p = m.prob(feats("Andy Young", "who praised something?", "Andy Young praised her season.", predicate="praised"))
     assert 0.0 <= p <= 1.0

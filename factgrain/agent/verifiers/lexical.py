@@ -1,8 +1,9 @@
-"""Lexical verifier: calibrated, explainable overlap features, no LLM.
+"""Lexical verifier: calibrated, explainable overlap and parse features, no LLM.
 
 The features (answer coverage in the best reference window, numbers and names that agree or
-clash, negation...) are combined by a small logistic model fitted on dev data
-(``python -m factgrain.evals.train_lexical``). Its tuned decision threshold is folded into the
+clash, negation; from the spaCy parse: lemmas, entity types, quantities, doubt scope,
+predicate-argument links) are combined by a small logistic model fitted on dev data
+(``python -m factgrain.evals.train_lexical``); explicit contradictions cap the probability. Its tuned decision threshold is folded into the
 probability - ``p = sigmoid(logit(p_raw) - logit(t_tuned))`` - so 0.5 is the calibrated cut-off
 like for every other verifier.
 """
@@ -55,10 +56,11 @@ class LexicalVerifier(Verifier):
 
     async def verify_item(self, item: VerifyItem) -> UnitVerdict:
         prob, feats = self.probability(item)
-        window = feats.best_window
+        # cite the sentence the parse-based features rest on, else the best overlap window; as the passage (and
+        # source) it lies in, not the joined evidence text
+        window = feats.support_sentence or feats.best_window
         evidence = list(item.evidence)
         if window is not None and window.text:
-            # cite the passage (and source) the best window lies in, not the joined evidence text
             evidence = [item.locate(window.start, window.end, float(window.score))]
         return UnitVerdict(
             unit_id=item.unit.id, component=item.component.name, probability=prob, label=self.label(prob),

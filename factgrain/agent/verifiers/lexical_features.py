@@ -1,12 +1,12 @@
 """Lexical support features for one predicate-argument QA unit.
 
-Everything here is cheap and explainable: token normalisation, a regex sentence
-splitter with character offsets, selection of the reference windows a unit most
-likely talks about, and a handful of named features (answer coverage, number
-clash, absent names, negation mismatch, ...) that a small logistic model turns
-into a support probability.
-
-Only numpy and the standard library are needed.
+Everything here is cheap and explainable: token normalisation, sentences with
+character offsets (the package's one splitter), selection of the reference
+windows a unit most likely talks about, and a handful of named features (answer
+coverage, number clash, absent names, negation mismatch, ...) that a small
+logistic model turns into a support probability. The features that read the
+spaCy parse (lemmas, entity types, quantities, doubt scope, predicate-argument
+links) are in :mod:`lexical_structure` and are appended to these.
 """
 
 from __future__ import annotations
@@ -190,37 +190,19 @@ def extract_names(text: str, *, skip_first: bool = False) -> list[str]:
 # Sentences and windows
 # ---------------------------------------------------------------------------
 
-# Not segment.split_sentences: lexical_model.json was fitted on these spans (they differ on 102/192 QASem references).
-_BOUNDARY_RE = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])|\n\s*")
-_ABBREV = ("mr.", "mrs.", "ms.", "dr.", "st.", "jr.", "sr.", "vs.", "no.", "u.s.", "u.k.", "e.g.", "i.e.", "prof.", "gen.", "inc.", "co.")
 _MAX_SENT_WORDS = 60
 
 
 def split_sentences(text: str) -> list[tuple[int, int]]:
-    """Character spans ``(start, end)`` of the sentences of ``text``.
-
-    A boundary is sentence-final punctuation followed by whitespace and a
-    capital/digit, or a newline. Common abbreviations do not end a sentence.
-    Very long pieces (no punctuation, e.g. scraped web text) are cut into
-    chunks of about 60 words so that windows stay local. Each span is stripped
-    of surrounding whitespace, so ``text[start:end]`` is never empty.
+    """Character spans ``(start, end)`` of the sentences of ``text``: the package's one splitter
+    (:func:`factgrain.agent.segment.split_sentences`, spaCy's boundaries plus line breaks), with very
+    long pieces (no punctuation, e.g. scraped web text) cut into chunks of about 40 words so that
+    windows stay local. ``text[start:end]`` is never empty and never starts or ends with whitespace.
     """
-    if not text:
-        return []
-    cuts = [0]
-    for m in _BOUNDARY_RE.finditer(text):
-        before = text[max(0, m.start() - 6) : m.start()].lower()
-        if m.group(0).strip() == "" and "\n" not in m.group(0) and before.endswith(_ABBREV):
-            continue
-        cuts.append(m.end())
-    cuts.append(len(text))
+    from factgrain.agent.segment import split_sentences as sentences
+
     spans: list[tuple[int, int]] = []
-    for a, b in zip(cuts, cuts[1:]):
-        seg = text[a:b]
-        if not seg.strip():
-            continue
-        s = a + (len(seg) - len(seg.lstrip()))
-        e = a + len(seg.rstrip())
+    for s, e in sentences(text or ""):
         spans.extend(_chunk_long(text, s, e))
     return spans
 
@@ -360,6 +342,8 @@ FEATURE_NAMES: tuple[str, ...] = (
     "ans_len",  # log(1 + number of answer content words)
     "best_score",  # match score of the best window, normalised by the query's total weight
 )
+# the parse-based features of lexical_structure.STRUCTURE_FEATURES follow these (kept in sync below)
+_OVERLAP_FEATURES = FEATURE_NAMES
 
 
 @dataclass
@@ -369,6 +353,8 @@ class Features(Mapping[str, float]):
     values: dict[str, float]
     best_window: Window | None = None
     windows: list[Window] = field(default_factory=list)
+    #: the reference sentence the parse-based features rest on (answer, predicate, context): what a verdict cites
+    support_sentence: Window | None = None
 
     def __getitem__(self, key: str) -> float:
         return self.values[key]
@@ -479,8 +465,15 @@ def lexical_features(
         "ans_len": math.log1p(len(set(ans_c))),
         "best_score": (hit_w / total_w) if total_w > 0 else 0.0,
     }
+    from factgrain.agent.verifiers.lexical_structure import _structure, read_reference, read_unit
+
+    unit = read_unit(answer=answer, question=question, sentence=sentence, predicate=predicate)
+    structural, support = _structure(unit, read_reference(reference))
+    values.update(structural)
     values = {k2: float(v) if math.isfinite(v) else 0.0 for k2, v in values.items()}
-    return Features(values=values, best_window=windows[0] if windows else None, windows=windows)
+    support_window = Window(start=support[0], end=support[1], text=reference[support[0]:support[1]]) if support else None
+    return Features(values=values, best_window=windows[0] if windows else None, windows=windows,
+                    support_sentence=support_window)
 
 
 # ---------------------------------------------------------------------------
@@ -488,12 +481,23 @@ def lexical_features(
 # ---------------------------------------------------------------------------
 
 
+def _logit(p: float) -> float:
+    p = min(max(p, 1e-9), 1 - 1e-9)
+    return math.log(p / (1 - p))
+
+
 @dataclass
 class LexicalModel:
-    """Logistic model over standardised lexical features.
+    """Logistic model over standardised lexical features, plus contradiction vetoes.
 
     ``prob(f) = sigmoid(intercept + sum_i coef_i * (f_i - mean_i) / scale_i)``;
-    a unit is judged supported when ``prob >= threshold``.
+    a unit is judged supported when ``prob >= threshold``. When a veto feature
+    (``vetoes``: the reference gives another value of the same unit, names another
+    weekday or month, or withholds the answer under a hedge) is set, the logit is
+    capped so that the probability, once the threshold is folded in, is at most
+    ``veto_probability``. Vetoes are rules, not fitted: they fire too rarely on
+    dev (a few dozen rows, most in a handful of articles) for a weight to be
+    learned, and each states an explicit contradiction.
     """
 
     feature_names: list[str]
@@ -503,6 +507,8 @@ class LexicalModel:
     means: list[float] = field(default_factory=list)
     scales: list[float] = field(default_factory=list)
     meta: dict = field(default_factory=dict)
+    vetoes: list[str] = field(default_factory=list)
+    veto_probability: float = 0.2
 
     def __post_init__(self) -> None:
         n = len(self.feature_names)
@@ -518,7 +524,14 @@ class LexicalModel:
         z = self.intercept
         for name, c, m, s in zip(self.feature_names, self.coefficients, self.means, self.scales):
             z += c * (float(vals[name]) - m) / (s or 1.0)
+        if self.vetoed(vals):
+            z = min(z, _logit(self.veto_probability) + _logit(self.threshold))
         return z
+
+    def vetoed(self, features: Mapping[str, float] | Features) -> list[str]:
+        """The veto features that are set (the reference contradicts the unit)."""
+        vals = features.values if isinstance(features, Features) else features
+        return [v for v in self.vetoes if float(vals.get(v, 0.0)) >= 0.5]
 
     def prob(self, features: Mapping[str, float] | Features) -> float:
         z = self.logit(features)
@@ -543,6 +556,8 @@ class LexicalModel:
             "threshold": round(float(self.threshold), 6),
             "means": [round(float(m), 6) for m in self.means],
             "scales": [round(float(s), 6) for s in self.scales],
+            "vetoes": list(self.vetoes),
+            "veto_probability": float(self.veto_probability),
             "meta": self.meta,
         }
 
@@ -556,6 +571,8 @@ class LexicalModel:
             means=[float(m) for m in d.get("means", [])],
             scales=[float(s) for s in d.get("scales", [])],
             meta=dict(d.get("meta", {})),
+            vetoes=list(d.get("vetoes", [])),
+            veto_probability=float(d.get("veto_probability", 0.2)),
         )
 
     @classmethod
@@ -570,3 +587,12 @@ def load_default() -> LexicalModel:
     """The model fitted by ``python -m factgrain.evals.train_lexical`` and shipped with the package."""
     text = resources.files(__package__).joinpath(MODEL_RESOURCE).read_text(encoding="utf-8")
     return LexicalModel.from_dict(json.loads(text))
+
+
+def _all_feature_names() -> tuple[str, ...]:
+    from factgrain.agent.verifiers.lexical_structure import STRUCTURE_FEATURES
+
+    return _OVERLAP_FEATURES + STRUCTURE_FEATURES
+
+
+FEATURE_NAMES = _all_feature_names()

@@ -1,0 +1,489 @@
+"""What the spaCy parse adds to the lexical verifier's evidence.
+
+The overlap features of :mod:`lexical_features` see words; these see the structure the reader's
+parse (``reader.parse``, cached, so a reference is parsed once however many units it is checked
+against) gives the same text:
+
+* **lemmas** - "approved" and "voted to approve" share ``approve``;
+* **entity types** - a generic answer ("a man", "someone", "a company") matches a reference
+  token of the entity type it stands for (PERSON, ORG, GPE...), so "who died? a man" is found in a
+  reference that names the man;
+* **quantities** - numbers with their scale and unit ("4.2 million dollars" is 4,200,000 ``$``),
+  vote tallies ("7 to 2" is not unanimous) and weekday / month names, which can clash with the
+  answer's;
+* **doubt scope** - whether a reference token lies under a negation or a hedge ("unable to establish
+  whether measles was the main cause": ``measles`` is under ``unable`` and ``whether``), read from the
+  dependency path from the token to its sentence root;
+* **predicate-argument links** - whether a reference sentence holds the predicate's lemma and the
+  answer close to each other in its dependency tree.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING, Iterable
+
+# Defined before the import below: lexical_features reads it while this module is half-loaded.
+STRUCTURE_FEATURES: tuple[str, ...] = (
+    "lem_ans_cov_ref",  # answer content lemmas (or the entity type a generic answer stands for) in the reference
+    "lem_ans_cov_sent",  # ... in the one reference sentence that holds most of them
+    "lem_pred_ref",  # the predicate's lemma in the reference
+    "lem_pred_ans_sent",  # best answer coverage over reference sentences that hold the predicate's lemma
+    "ans_head_in_ref",  # the answer's syntactic head (its lemma, or the entity type of a generic head) in the reference
+    "ans_head_linked",  # ... within three dependency edges of the predicate's lemma in one reference sentence
+    "pred_ans_linked",  # a reference sentence relates the predicate's lemma and the answer (dependency path <= 3)
+    "generic_ans_typed",  # the answer is a generic noun ("a man") and the reference names an entity of its type
+    "ans_doubted",  # the answer's best reference sentence denies or hedges it (or the predicate); the unit does not
+    "qty_clash",  # the answer has a quantity whose value the reference never gives
+    "qty_unit_clash",  # ... and a related reference sentence gives another value of the same unit
+    "vote_clash",  # "unanimous" against a split count in the reference ("7 to 2"), or a split count against "unanimous"
+    "qty_agree",  # the answer's quantities are all in the reference with the same value
+    "date_clash",  # the answer names a weekday / month; the reference names others of that kind but not it
+)
+
+# a module import, not names: lexical_features imports this module back at its end (for the names above)
+from factgrain.agent.verifiers import lexical_features as _lf
+
+if TYPE_CHECKING:  # pragma: no cover
+    from spacy.tokens import Doc, Span, Token
+
+__all__ = [
+    "STRUCTURE_FEATURES",
+    "RefStructure",
+    "UnitReading",
+    "read_reference",
+    "read_unit",
+    "structure_features",
+    "support_sentence",
+]
+
+# Generic nouns that stand for an entity the reference may name; the value is the spaCy entity
+# labels that satisfy them. Pronouns are left out: the overlap features already treat them as
+# "no content word", and the model learned what that means.
+GENERIC_ENTITY: dict[str, frozenset[str]] = {
+    **{w: frozenset({"PERSON"}) for w in (
+        "man woman men women person people boy girl child children someone somebody individual "
+        "guy lady gentleman resident victim teenager youngster pensioner").split()},
+    **{w: frozenset({"ORG"}) for w in "company firm organisation organization group business".split()},
+    **{w: frozenset({"GPE", "LOC"}) for w in "city town country nation village region place".split()},
+}
+_TYPE_KEY = "<{}>"  # a reference token inside an entity gets the key "<PERSON>", "<ORG>", ...
+
+# Words whose dependency subtree the reference does not assert: it denies, doubts or leaves open
+# what they govern ("unable to establish whether ...", "failed to determine how ...").
+HEDGE_LEMMAS: frozenset[str] = frozenset(
+    """unable fail failure unclear unknown uncertain unsure unconfirmed unproven unverified doubt
+    doubtful deny dispute question speculate speculation rumour rumor allege alleged allegedly
+    reportedly possibly perhaps maybe probably suspect suspected claim investigate""".split()
+)
+# Knowing-words that, when negated, leave what they govern open ("did not establish", "no idea how").
+# Plain negation and modals are not doubt here: a negated or "may" unit is compared with the reference by
+# neg_mismatch, and on dev modals and "if" were as common in supported units as in unsupported ones.
+_EPISTEMIC = frozenset("know establish confirm determine prove verify clear sure certain idea evidence proof".split())
+_OPEN_MARKS = frozenset({"whether"})
+
+_SCALE = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "mn": 1e6, "billion": 1e9, "bn": 1e9,
+          "b": 1e9, "trillion": 1e12, "tn": 1e12, "hundred": 1e2}
+_UNIT_ALIASES = {"$": "$", "dollar": "$", "usd": "$", "us$": "$", "£": "£", "pound": "£", "gbp": "£",
+                 "€": "€", "euro": "€", "eur": "€", "%": "%", "percent": "%", "per cent": "%"}
+_WORD_VALUES = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+                "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
+                "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
+                "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
+                "seventy": 70, "eighty": 80, "ninety": 90, "dozen": 12}
+_NUMBER = r"(?:\d+|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+# "7 to 2", "7-2", "seven votes to two": a split vote
+_TALLY_RE = re.compile(rf"\b({_NUMBER})(?:\s+votes?)?\s*(?:-|–|to)\s*({_NUMBER})\b", re.IGNORECASE)
+_VOTE_RE = re.compile(r"\b(?:vot\w*|ballot\w*|jur\w*|council\w*|judges?|panel|members?|mps?|senat\w*)\b", re.I)
+_UNANIMOUS_RE = re.compile(r"\bunanimous(?:ly)?\b|\bwithout (?:a )?dissent", re.IGNORECASE)
+_WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
+_MONTHS = frozenset("january february march april may june july august september october november december".split())
+
+
+
+def _keys(tok: "Token") -> tuple[str, ...]:
+    """Match keys of a token: its normalised lemma and its normalised surface form."""
+    lemma, low = _lf._norm_token(tok.lemma_.lower()), _lf._norm_token(tok.lower_)
+    return (lemma,) if lemma == low else (lemma, low)
+
+
+def _is_content(tok: "Token") -> bool:
+    low = tok.lower_
+    return (not tok.is_punct and not tok.is_space and (tok.is_alpha or tok.like_num or any(c.isalnum() for c in low))
+            and low not in _lf.STOPWORDS and low not in _lf.NEGATIONS and tok.lemma_.lower() not in _lf.STOPWORDS)
+
+
+def _local_doubt(tok: "Token") -> bool:
+    if tok.lemma_.lower() in HEDGE_LEMMAS or tok.lower_ in HEDGE_LEMMAS:
+        return True
+    for child in tok.children:
+        if child.dep_ == "mark" and child.lower_ in _OPEN_MARKS:
+            return True
+        negated = child.dep_ == "neg" or (child.lower_ in _lf.NEGATIONS and child.dep_ in ("det", "advmod"))
+        if negated and tok.lemma_.lower() in _EPISTEMIC:
+            return True
+    return False
+
+
+# A hedge reaches the clause it governs and that clause's own arguments, two dependency edges down
+# at most ("unable to establish whether measles was the cause": measles -nsubj-> was <-mark- whether).
+# Not through a preposition, a relative clause, an apposition or another conjunct: "unable to cope with
+# the water coming in" still says that water came in, "a man who died of measles" is asserted.
+_SCOPE_EDGES = frozenset({"nsubj", "nsubjpass", "dobj", "attr", "ccomp", "xcomp", "acomp", "oprd"})
+_SCOPE_DEPTH = 2
+
+
+def _doubt_flags(doc: "Doc") -> list[bool]:
+    """Per token: does a word at most two clausal edges above it deny or hedge it?"""
+    local = [_local_doubt(t) for t in doc]
+    out = []
+    for t in doc:
+        cur, depth, flag = t, 0, local[t.i]
+        while not flag and depth < _SCOPE_DEPTH and cur.head.i != cur.i and cur.dep_ in _SCOPE_EDGES:
+            cur, depth = cur.head, depth + 1
+            flag = local[cur.i]
+        out.append(flag)
+    return out
+
+
+@dataclass(frozen=True)
+class Quantity:
+    value: float
+    unit: str  # "$", "%", a noun lemma ("case", "vote"), or "" when none follows
+    sent: int  # sentence index (reference) or -1
+
+
+def _num_value(text: str) -> float | None:
+    low = text.lower().replace(",", "")
+    if low in _WORD_VALUES:
+        return float(_WORD_VALUES[low])
+    try:
+        return float(low)
+    except ValueError:
+        return None
+
+
+def _quantities(tokens: "Iterable[Token]", sent_of) -> list[Quantity]:
+    toks = list(tokens)
+    out, i = [], 0
+    while i < len(toks):
+        t = toks[i]
+        value = _num_value(t.text) if (t.like_num or t.lower_ in _WORD_VALUES) else None
+        if value is None or t.lower_ in _SCALE:
+            i += 1
+            continue
+        j = i + 1
+        while j < len(toks) and toks[j].lower_ in _SCALE:
+            value *= _SCALE[toks[j].lower_]
+            j += 1
+        unit = ""
+        prev = toks[i - 1].lower_ if i > 0 else ""
+        if prev in _UNIT_ALIASES:
+            unit = _UNIT_ALIASES[prev]
+        elif j < len(toks):
+            nxt = toks[j]
+            lemma = nxt.lemma_.lower()
+            if lemma in _UNIT_ALIASES or nxt.lower_ in _UNIT_ALIASES:
+                unit = _UNIT_ALIASES.get(lemma, _UNIT_ALIASES.get(nxt.lower_, ""))
+            elif nxt.pos_ == "NOUN" and nxt.lower_ not in _lf.STOPWORDS:
+                unit = lemma
+        out.append(Quantity(value=value, unit=unit, sent=sent_of(t)))
+        i = j
+    return out
+
+
+def _tallies(text: str) -> list[tuple[float, float]]:
+    out = []
+    for m in _TALLY_RE.finditer(text):
+        a, b = _num_value(m.group(1)), _num_value(m.group(2))
+        if a is not None and b is not None:
+            out.append((a, b))
+    return out
+
+
+def _split_vote(text: str) -> bool:
+    """A vote count that is not unanimous ("7 to 2") in a sentence about a vote."""
+    return bool(_VOTE_RE.search(text)) and any(b > 0 and a > 0 for a, b in _tallies(text))
+
+
+def _date_words(tokens: "Iterable[Token]") -> set[str]:
+    return {t.lower_ for t in tokens if t.lower_ in _WEEKDAYS or (t.lower_ in _MONTHS and t.pos_ == "PROPN")}
+
+
+def _tree_distance(a: "Token", b: "Token", limit: int) -> int:
+    """Edges between two tokens of one sentence (``limit + 1`` when further)."""
+    up_a = {a.i: 0}
+    cur, d = a, 0
+    while cur.head.i != cur.i and d < limit:
+        cur, d = cur.head, d + 1
+        up_a[cur.i] = d
+    cur, d = b, 0
+    while True:
+        if cur.i in up_a:
+            return up_a[cur.i] + d
+        if cur.head.i == cur.i or d >= limit:
+            return limit + 1
+        cur, d = cur.head, d + 1
+
+
+@dataclass
+class RefStructure:
+    tokens: list["Token"]  # every token of the reference, over its parsed paragraphs
+    sent_spans: list[tuple[int, int]]
+    tok_sent: list[int]  # sentence index of each token (-1 for whitespace between sentences)
+    tok_keys: list[tuple[str, ...]]
+    doubt: list[bool]
+    sent_keys: list[frozenset[str]]
+    sent_tokens: list[list[int]]
+    all_keys: frozenset[str]
+    prefixes: frozenset[str]
+    quantities: list[Quantity]
+    sent_split_vote: list[bool]
+    unanimous: bool
+    date_words: frozenset[str]
+
+
+@lru_cache(maxsize=256)
+def read_reference(reference: str) -> RefStructure:
+    """The parse-derived view of a reference (cached; its paragraphs' parses are cached too)."""
+    import bisect
+
+    from factgrain.agent.segment import parsed_blocks, split_sentences
+
+    spans = split_sentences(reference) or [(0, len(reference))]
+    starts = [s for s, _ in spans]
+
+    def sent_of_char(c: int) -> int:
+        k = bisect.bisect_right(starts, c) - 1
+        return k if k >= 0 and c < spans[k][1] else -1
+
+    tokens: list["Token"] = []
+    tok_sent: list[int] = []
+    doubt: list[bool] = []
+    quantities: list[Quantity] = []
+    for offset, doc in parsed_blocks(reference):
+        base = len(tokens)
+        tokens.extend(doc)
+        tok_sent.extend(sent_of_char(offset + t.idx) for t in doc)
+        doubt.extend(_doubt_flags(doc))
+        quantities.extend(_quantities(doc, lambda t, base=base: tok_sent[base + t.i]))
+    tok_keys: list[tuple[str, ...]] = []
+    sent_sets: list[set[str]] = [set() for _ in spans]
+    sent_tokens: list[list[int]] = [[] for _ in spans]
+    for j, t in enumerate(tokens):
+        keys = _keys(t) if _is_content(t) else ()
+        if t.ent_type_:
+            keys = keys + (_TYPE_KEY.format(t.ent_type_),)
+        tok_keys.append(keys)
+        if tok_sent[j] >= 0:
+            sent_sets[tok_sent[j]].update(keys)
+            sent_tokens[tok_sent[j]].append(j)
+    all_keys = frozenset().union(*sent_sets) if sent_sets else frozenset()
+    return RefStructure(
+        tokens=tokens, sent_spans=spans, tok_sent=tok_sent, tok_keys=tok_keys, doubt=doubt,
+        sent_keys=[frozenset(s) for s in sent_sets], sent_tokens=sent_tokens, all_keys=all_keys,
+        prefixes=frozenset(k[:5] for k in all_keys if len(k) >= 5 and not k.startswith("<")),
+        quantities=quantities,
+        sent_split_vote=[_split_vote(reference[a:b]) for a, b in spans],
+        unanimous=bool(_UNANIMOUS_RE.search(reference)),
+        date_words=frozenset(_date_words(tokens)),
+    )
+
+
+@dataclass
+class UnitReading:
+    ans_keys: list[tuple[str, ...]]  # one tuple of alternative keys per answer content word
+    head_keys: tuple[str, ...]  # keys of the answer's syntactic head (empty when it is not a content word)
+    generic_types: frozenset[str]  # entity labels a generic answer stands for (empty otherwise)
+    pred_keys: tuple[str, ...]
+    context_keys: frozenset[str]  # question + generated sentence content lemmas
+    doubted: bool  # the unit's own sentence denies or hedges its answer / predicate
+    quantities: list[Quantity]
+    unanimous: bool
+    split_vote: bool
+    date_words: frozenset[str]
+
+
+def _answer_tokens(answer: str, sentence_doc: "Doc") -> "Span | Doc":
+    """The answer's tokens in the parsed sentence (answers are spans of it), else the answer parsed alone."""
+    from factgrain.agent.reader import parse
+
+    text = sentence_doc.text
+    at, end = text.find(answer), -1
+    if at >= 0:
+        end = at + len(answer)
+    else:
+        # gold answers are often re-tokenised ("Sweden 's", "do n't"): match ignoring whitespace and case
+        positions = [i for i, ch in enumerate(text) if not ch.isspace()]
+        squeezed = "".join(text[i] for i in positions).lower()
+        needle = "".join(answer.split()).lower()
+        k = squeezed.find(needle) if needle else -1
+        if k >= 0:
+            at, end = positions[k], positions[k + len(needle) - 1] + 1
+    if at >= 0:
+        span = sentence_doc.char_span(at, end, alignment_mode="expand")
+        if span is not None and len(span):
+            return span
+    return parse(answer)
+
+
+def read_unit(*, answer: str, question: str, sentence: str, predicate: str | None) -> UnitReading:
+    from factgrain.agent.reader import parse
+
+    sent_doc = parse(sentence or "")
+    ans = _answer_tokens(answer or "", sent_doc) if answer else parse("")
+    content = [t for t in ans if _is_content(t)]
+    generic: frozenset[str] = frozenset()
+    if not any(t.pos_ == "PROPN" or t.ent_type_ for t in ans):
+        heads = [t for t in ans if t.pos_ in ("NOUN", "PRON") and t.lemma_.lower() in GENERIC_ENTITY]
+        if heads and all(t.lemma_.lower() in GENERIC_ENTITY or not _is_content(t) or t.pos_ in ("ADJ", "NUM")
+                         for t in ans):
+            generic = GENERIC_ENTITY[heads[-1].lemma_.lower()]
+    if generic:
+        # the entity type it stands for, or the word itself ("the man" when the reference names nobody)
+        ans_keys = [tuple(_TYPE_KEY.format(label) for label in sorted(generic)) + _keys(heads[-1])]
+    else:
+        ans_keys = [_keys(t) for t in content]
+    root = ans.root if hasattr(ans, "root") else next((t for t in ans if t.head.i == t.i), None)
+    if generic:
+        head_keys = ans_keys[0]
+    elif root is not None and _is_content(root):
+        head_keys = _keys(root)
+    else:
+        head_keys = ()
+    pred_tok = None
+    if predicate and predicate.split():
+        word = predicate.split()[0].lower()
+        pred_tok = next((t for t in sent_doc if t.lower_ == word), None)
+        if pred_tok is None:
+            p = parse(predicate)
+            pred_tok = p[0] if len(p) else None
+    # a copula or auxiliary ("was") relates nothing by itself: the complement carries the unit
+    pred_keys = _keys(pred_tok) if pred_tok is not None and _is_content(pred_tok) else ()
+    # the question is not parsed (one parse per unit would double the cost); its normalised words match the
+    # surface keys every reference token also carries
+    context = {k for t in sent_doc if _is_content(t) for k in _keys(t)} | set(_lf.content_tokens(question or ""))
+    flags = _doubt_flags(sent_doc)
+    ans_in_sent = ans.doc is sent_doc
+    doubted = (ans_in_sent and any(flags[t.i] for t in ans)) or (pred_tok is not None and pred_tok.doc is sent_doc
+                                                                 and flags[pred_tok.i])
+    return UnitReading(
+        ans_keys=ans_keys, head_keys=head_keys, generic_types=generic, pred_keys=pred_keys, context_keys=frozenset(context),
+        doubted=bool(doubted), quantities=_quantities(ans, lambda t: -1),
+        unanimous=bool(_UNANIMOUS_RE.search(answer or "")), split_vote=bool(_tallies(answer or "")
+                                                                           and any(b > 0 for _, b in _tallies(answer or ""))),
+        date_words=frozenset(_date_words(ans)),
+    )
+
+
+def _hit(keys: tuple[str, ...], pool: frozenset[str]) -> bool:
+    return any(k in pool for k in keys)
+
+
+def _pred_hit(pred_keys: tuple[str, ...], pool: frozenset[str], prefixes: frozenset[str] | None = None) -> bool:
+    if _hit(pred_keys, pool):
+        return True
+    # derivations share a stem: approve / approval, elect / election, invest / investment
+    return prefixes is not None and any(len(k) >= 5 and k[:5] in prefixes for k in pred_keys)
+
+
+def _same_value(a: float, b: float) -> bool:
+    return abs(a - b) <= 1e-6 * max(1.0, abs(a), abs(b))
+
+
+def structure_features(unit: UnitReading, ref: RefStructure) -> dict[str, float]:
+    """The values of :data:`STRUCTURE_FEATURES` (see :func:`support_sentence` for the sentence they rest on)."""
+    return _structure(unit, ref)[0]
+
+
+def support_sentence(unit: UnitReading, ref: RefStructure) -> tuple[int, int] | None:
+    """Character span of the reference sentence the unit most likely rests on (None when the answer is absent)."""
+    return _structure(unit, ref)[1]
+
+
+def _structure(unit: UnitReading, ref: RefStructure) -> tuple[dict[str, float], tuple[int, int] | None]:
+    n_ans = len(unit.ans_keys)
+
+    def share(pool: frozenset[str]) -> float:
+        return 1.0 if not n_ans else sum(_hit(k, pool) for k in unit.ans_keys) / n_ans
+
+    cov_ref = share(ref.all_keys)
+    sent_cov = [share(keys) for keys in ref.sent_keys]
+    pred_sents = [i for i, keys in enumerate(ref.sent_keys) if unit.pred_keys and _pred_hit(unit.pred_keys, keys)]
+    pred_prefix = frozenset(k[:5] for k in unit.pred_keys if len(k) >= 5)
+
+    # the predicate's lemma (or a derivation sharing its first five letters) related to the answer in one sentence
+    linked_sents: set[int] = set()
+    head_linked = 0.0
+    if unit.pred_keys and n_ans:
+        for i in range(len(ref.sent_keys)):
+            toks = ref.sent_tokens[i]
+            preds = [ref.tokens[j] for j in toks if _hit(unit.pred_keys, frozenset(ref.tok_keys[j]))
+                     or any(k[:5] in pred_prefix for k in ref.tok_keys[j] if len(k) >= 5)]
+            if not preds:
+                continue
+            if sent_cov[i] > 0:
+                args = [ref.tokens[j] for j in toks if any(_hit(k, frozenset(ref.tok_keys[j])) for k in unit.ans_keys)]
+                if any(_tree_distance(a, p, 3) <= 3 for a in args for p in preds):
+                    linked_sents.add(i)
+                    if not head_linked and unit.head_keys:
+                        heads = [ref.tokens[j] for j in toks if _hit(unit.head_keys, frozenset(ref.tok_keys[j]))]
+                        head_linked = float(any(_tree_distance(a, p, 3) <= 3 for a in heads for p in preds))
+    linked = float(bool(linked_sents))
+
+    # the sentence the unit most likely rests on: answer first, then predicate, then context words
+    doubted = 0.0
+    support: tuple[int, int] | None = None
+    if ref.sent_keys and n_ans:
+        def fit(i: int) -> float:
+            keys = ref.sent_keys[i]
+            ctx = len(unit.context_keys & keys) / max(1, len(unit.context_keys))
+            return 2 * sent_cov[i] + 1.5 * float(i in pred_sents) + float(i in linked_sents) + ctx
+
+        best = max(range(len(ref.sent_keys)), key=lambda i: (fit(i), -i))
+        if sent_cov[best] > 0:
+            support = ref.sent_spans[best]
+            toks = ref.sent_tokens[best]
+            in_doubt = any(ref.doubt[j] for j in toks
+                           if any(_hit(k, frozenset(ref.tok_keys[j])) for k in unit.ans_keys)
+                           or (unit.pred_keys and _pred_hit(unit.pred_keys, frozenset(ref.tok_keys[j]))))
+            doubted = float(in_doubt and not unit.doubted)
+
+    # quantities: value clash, and a clash with a value of the same unit in a related sentence
+    ref_values = [q.value for q in ref.quantities]
+    related = set(pred_sents) | {i for i, keys in enumerate(ref.sent_keys) if unit.context_keys & keys}
+    qty_clash = qty_unit_clash = 0.0
+    missing = [q for q in unit.quantities if not any(_same_value(q.value, v) for v in ref_values)]
+    if missing:
+        qty_clash = 1.0
+        for q in missing:
+            if any(r.sent in related and (r.unit == q.unit or not r.unit or not q.unit) for r in ref.quantities):
+                qty_unit_clash = 1.0
+    vote_clash = float((unit.unanimous and any(ref.sent_split_vote) and not ref.unanimous)
+                       or (unit.split_vote and ref.unanimous))
+    qty_agree = float(bool(unit.quantities) and not missing)
+
+    date_clash = 0.0
+    for w in unit.date_words:
+        kind = _WEEKDAYS if w in _WEEKDAYS else _MONTHS
+        if w not in ref.date_words and ref.date_words & kind:
+            date_clash = 1.0
+
+    return {
+        "lem_ans_cov_ref": cov_ref,
+        "lem_ans_cov_sent": max(sent_cov, default=cov_ref),
+        "lem_pred_ref": float(_pred_hit(unit.pred_keys, ref.all_keys, ref.prefixes)) if unit.pred_keys else 1.0,
+        "lem_pred_ans_sent": max((sent_cov[i] for i in pred_sents), default=0.0),
+        "ans_head_in_ref": float(_hit(unit.head_keys, ref.all_keys)) if unit.head_keys else 1.0,
+        "ans_head_linked": head_linked,
+        "pred_ans_linked": linked,
+        "generic_ans_typed": float(bool(unit.generic_types) and cov_ref > 0),
+        "ans_doubted": doubted,
+        "qty_clash": qty_clash,
+        "qty_unit_clash": qty_unit_clash,
+        "vote_clash": vote_clash,
+        "qty_agree": qty_agree,
+        "date_clash": date_clash,
+    }, support

@@ -1,0 +1,126 @@
+"""The parse-aware lexical verifier on the README's cases (real spaCy pipeline, shipped model).
+
+The QA units are built directly, not by a decomposer: these tests are about verification.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+
+import pytest
+
+from factgrain.agent.verifiers.base import VerifyItem
+from factgrain.agent.verifiers.lexical import LexicalVerifier
+from factgrain.agent.verifiers.lexical_features import FEATURE_NAMES, load_default
+from factgrain.agent.verifiers.lexical_structure import (
+    STRUCTURE_FEATURES,
+    read_reference,
+    read_unit,
+    structure_features,
+)
+from factgrain.schemas.units import QAPair
+from factgrain.schemas.verdicts import Evidence
+
+MEASLES = json.loads(resources.files("factgrain.examples").joinpath("measles.json").read_text(encoding="utf-8"))
+VOTE_REF = ("The council met on Monday to decide on the new park. The vote was 7 to 2 in favour of the plan, "
+            "and construction will start next year.")
+BUDGET_REF = "The city approved the new library last spring. Its budget was 4.2 million, paid from local taxes."
+
+
+async def verify(question: str, answer: str, sentence: str, reference: str, predicate: str):
+    unit = QAPair(id="s0.u0", sentence_index=0, predicate=predicate, question=question, answer=answer)
+    item = VerifyItem(unit, unit.components()[0], sentence, [Evidence(source_id="ref", text=reference)])
+    (verdict,) = await LexicalVerifier().verify_items([item])
+    return verdict
+
+
+def structure(question, answer, sentence, reference, predicate):
+    return structure_features(read_unit(answer=answer, question=question, sentence=sentence, predicate=predicate),
+                              read_reference(reference))
+
+
+# --- the README example (QASemConsistency Table 1) ----------------------------------------------
+
+
+async def test_generic_person_answer_is_supported_by_the_named_man():
+    v = await verify("who died?", "a man", MEASLES["text"], MEASLES["reference"], "died")
+    assert v.label == "supported" and v.probability >= 0.5
+    assert v.features["generic_ans_typed"] == 1.0  # "a man" matched Gareth Colfer-Williams (PERSON)
+    assert "Gareth Colfer-Williams" in v.evidence[0].text
+
+
+@pytest.mark.parametrize("question, answer", [("what did someone die of?", "measles"),
+                                              ("how did someone die?", "of measles")])
+async def test_cause_of_death_left_open_by_the_reference_is_unsupported(question, answer):
+    v = await verify(question, answer, MEASLES["text"], MEASLES["reference"], "died")
+    assert v.label == "unsupported" and v.probability < 0.5
+    assert v.features["ans_doubted"] == 1.0  # "unable to establish whether measles was the main cause"
+
+
+async def test_a_plain_supported_fact_of_the_same_article_stays_supported():
+    # control for the two tests above: the same reference, a fact it does state
+    v = await verify("who died somewhere?", "Gareth Colfer-Williams", "Gareth Colfer-Williams died at his home in Swansea.",
+                     MEASLES["reference"], "died")
+    assert v.label == "supported" and v.features["ans_doubted"] == 0.0
+
+
+# --- copular complements: values that clash ----------------------------------------------------
+
+
+@pytest.mark.parametrize("question", ["how was the vote?", "what was the vote?"])
+async def test_unanimous_against_a_seven_to_two_vote_is_unsupported(question):
+    v = await verify(question, "unanimous", "The vote was unanimous.", VOTE_REF, "was")
+    assert v.label == "unsupported" and v.probability < 0.5
+    assert v.features["vote_clash"] == 1.0
+
+
+async def test_the_actual_tally_is_supported():
+    v = await verify("what was the vote?", "7 to 2", "The vote was 7 to 2.", VOTE_REF, "was")
+    assert v.label == "supported" and v.features["vote_clash"] == 0.0
+
+
+async def test_budget_of_another_amount_is_unsupported_and_the_right_one_supported():
+    bad = await verify("what was the budget?", "5 million dollars", "The budget was 5 million dollars.", BUDGET_REF, "was")
+    good = await verify("what was the budget?", "4.2 million", "The budget was 4.2 million.", BUDGET_REF, "was")
+    assert bad.label == "unsupported" and bad.probability < 0.5
+    assert good.label == "supported" and good.probability > bad.probability
+    f = structure("what was the budget?", "5 million dollars", "The budget was 5 million dollars.", BUDGET_REF, "was")
+    assert f["qty_clash"] == 1.0 and f["qty_unit_clash"] == 1.0  # 5,000,000 vs 4,200,000 in the related sentence
+
+
+# --- single features --------------------------------------------------------------------------
+
+
+def test_lemmas_link_a_predicate_to_its_argument():
+    ref = "After a long debate the board voted to approve the merger on Friday."
+    f = structure("what was approved?", "the merger", "The board approved the merger.", ref, "approved")
+    assert f["lem_pred_ans_sent"] == 1.0 and f["pred_ans_linked"] == 1.0
+    other = structure("what was approved?", "the merger", "The board approved the merger.",
+                      "The board approved the budget. Shareholders discussed the merger.", "approved")
+    assert other["pred_ans_linked"] == 0.0  # the merger is in another sentence than "approved"
+
+
+def test_weekday_clash_and_agreeing_quantities():
+    ref = "The inquest will open on Tuesday. Officials counted 942 cases."
+    assert structure("when will something open?", "on Friday", "It will open on Friday.", ref, "open")["date_clash"] == 1.0
+    assert structure("when will something open?", "on Tuesday", "It will open on Tuesday.", ref, "open")["date_clash"] == 0.0
+    f = structure("how many cases were counted?", "942 cases", "Officials counted 942 cases.", ref, "counted")
+    assert f["qty_agree"] == 1.0 and f["qty_clash"] == 0.0
+
+
+def test_negated_knowledge_is_doubt_but_a_relative_clause_is_asserted():
+    ref = "Police did not establish who fired the gun. The man who fired the gun was arrested on Monday."
+    sentence = "The man who fired the gun was arrested."
+    # "arrested" is asserted in the second sentence; the relative clause is not under the first's negation
+    assert structure("who was arrested?", "The man who fired the gun", sentence, ref, "arrested")["ans_doubted"] == 0.0
+    hedged = "Police were unable to establish whether the man fired the gun."
+    assert structure("who fired something?", "the man", "The man fired the gun.", hedged, "fired")["ans_doubted"] == 1.0
+
+
+def test_feature_names_and_shipped_model_agree():
+    assert set(STRUCTURE_FEATURES) <= set(FEATURE_NAMES)
+    model = load_default()
+    assert set(model.feature_names) <= set(FEATURE_NAMES)
+    assert set(model.vetoes) <= set(FEATURE_NAMES)
+    assert model.meta["trained_on"].startswith("qasem_consistency_qa dev")
