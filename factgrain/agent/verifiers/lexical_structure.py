@@ -25,7 +25,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Iterable
 
-# Defined before the import below: lexical_features reads it while this module is half-loaded.
 STRUCTURE_FEATURES: tuple[str, ...] = (
     "lem_ans_cov_ref",  # answer content lemmas (or the entity type a generic answer stands for) in the reference
     "lem_ans_cov_sent",  # ... in the one reference sentence that holds most of them
@@ -43,8 +42,7 @@ STRUCTURE_FEATURES: tuple[str, ...] = (
     "date_clash",  # the answer names a weekday / month; the reference names others of that kind but not it
 )
 
-# a module import, not names: lexical_features imports this module back at its end (for the names above)
-from factgrain.agent.verifiers import lexical_features as _lf
+from factgrain.agent.verifiers import lexical_tokens as _lf
 
 if TYPE_CHECKING:  # pragma: no cover
     from spacy.tokens import Doc, Span, Token
