@@ -162,6 +162,10 @@ def ground(qa: QADraft, sentence: str) -> str | None:
     q = qa.question.strip().lower()
     if not any(re.match(rf"(?:\w+\s+){{0,2}}{w}\b", q) for w in WH_WORDS):
         return f"the question {qa.question!r} does not open with who, what, when, where, why or how"
+    from factgrain.agent.lint import _QUESTION_FILLER, words
+
+    if not [w for w in words(q) if w not in _QUESTION_FILLER]:
+        return f"the question {qa.question!r} names no predicate; ask e.g. 'where did someone {text.split()[-1]}?'"
     qa.predicate, qa.answer = text, found.text
     last = text.split()[-1].lower()
     qa._predicate_type = "copular" if last in _COPULA else ("nominal" if pos and pos[-1] in ("NOUN", "PROPN") else "verbal")
