@@ -164,8 +164,10 @@ def ground(qa: QADraft, sentence: str) -> str | None:
         return f"the question {qa.question!r} does not open with who, what, when, where, why or how"
     from factgrain.agent.lint import _QUESTION_FILLER, words
 
-    if not [w for w in words(q) if w not in _QUESTION_FILLER]:
-        return f"the question {qa.question!r} names no predicate; ask e.g. 'where did someone {text.split()[-1]}?'"
+    asked = words(q)
+    if not [w for w in asked if w not in _QUESTION_FILLER] and (len(asked) < 3 or text.split()[-1].lower() not in asked):
+        return (f"the question {qa.question!r} names no predicate; ask about the predicate, e.g. 'where did someone "
+                "fall?'")
     qa.predicate, qa.answer = text, found.text
     last = text.split()[-1].lower()
     qa._predicate_type = "copular" if last in _COPULA else ("nominal" if pos and pos[-1] in ("NOUN", "PROPN") else "verbal")
