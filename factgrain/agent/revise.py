@@ -3,9 +3,9 @@ again, and repeat until the score reaches a target, the rounds run out, or a rou
 
 A round cannot win by making the text longer: it is judged on the units of the text it rewrote
 (like with like), each followed into the new text through the edit offsets. A unit outside every
-edit keeps its verdict; a unit inside an edit is *removed* when its words were deleted, *fixed*
-when every unit the re-check finds in the replacement is supported, and *still unsupported*
-otherwise. A round is accepted only if every unit flagged before is fixed or removed and no unit
+edit keeps its verdict; a unit inside an edit is *removed* when its words were deleted (or the
+replacement holds no unit the re-check finds), *fixed* when every unit the re-check finds in the
+replacement is supported, and *still unsupported* otherwise. A round is accepted only if every unit flagged before is fixed or removed and no unit
 that was supported is lost. The loop stops and says it could not fix the text when a flagged span
 survives the rewrite unchanged or the text grows past ``MAX_GROWTH`` times the original.
 
@@ -342,7 +342,10 @@ def follow_units(old: Report, new: Report, applied: list[dict[str, Any]]) -> dic
             ra, rb = _region(r.unit, new)
             if any(ra < end and start < rb for start, end in regions):
                 inside.append(r)
-        fine = bool(inside) and all(r.status == "supported" for r in inside)
+        if not inside:  # the new words assert nothing the checker finds: the old claim is gone
+            out[result.unit.id] = "lost" if was_ok else "removed"
+            continue
+        fine = all(r.status == "supported" for r in inside)
         out[result.unit.id] = ("kept" if was_ok else "fixed") if fine else ("lost" if was_ok else "still_unsupported")
     return out
 
