@@ -408,15 +408,16 @@ _QUESTION_FILLER = frozenset("who what when where why how which whom whose much 
 
 
 def malformed_qa(scope: Scope, doc: Document) -> list[DecompositionError]:
-    """A QA pair that asks nothing or answers with nothing: a question with no word beyond its
-    wh-word, auxiliaries and placeholders ('where was ?'), or an answer of function words only
+    """A QA pair that asks nothing or answers with nothing: a question of one or two words, none
+    beyond a wh-word and an auxiliary ('where was ?'), or an answer of function words only
     ('As'). Such a pair means nothing on its own, so the scope is flagged (and reviewed)."""
     out = []
     for u in scope.units:
         if not isinstance(u, QAPair):
             continue
-        asked = [w for w in words(u.question) if w.lower() not in _QUESTION_FILLER]
-        if not asked and u.predicate.lower() not in u.question.lower():
+        said = words(u.question)
+        asked = [w for w in said if w.lower() not in _QUESTION_FILLER]
+        if not asked and len(said) < 3 and u.predicate.lower() not in u.question.lower():
             out.append(_err(ErrorCategory.ambiguity, "vague_reference", [u.id],
                             f"the question {u.question!r} names no predicate; it cannot be read on its own"))
         elif not content_words(u.answer) and not any(w[:1].isdigit() or w[:1].isupper() and w.lower() not in STOPWORDS

@@ -154,7 +154,8 @@ async def test_one_bad_structured_reply_is_reasked(fault):
 async def test_truncated_reply_is_retried_once_with_a_larger_budget():
     report, endpoint = await run(first(1, "truncated", "structured"))
     budgets = [c.body["max_tokens"] for c in endpoint.calls if c.kind == "structured"]
-    assert sorted(budgets) == [960, 960, 1920]
+    # budgets are sized to each sentence; the truncated one is retried once with twice its budget
+    assert len(budgets) == 3 and any(2 * b in budgets for b in budgets)
     report, endpoint = await run(always("truncated", "structured"), attempts=5)
     assert_honest(report, endpoint)
     assert endpoint.count("structured") == 2 * N_SENTENCES  # one larger try, then give up

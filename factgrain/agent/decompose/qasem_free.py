@@ -165,7 +165,7 @@ def ground(qa: QADraft, sentence: str) -> str | None:
     from factgrain.agent.lint import _QUESTION_FILLER, words
 
     asked = words(q)
-    if not [w for w in asked if w not in _QUESTION_FILLER] and (len(asked) < 3 or text.split()[-1].lower() not in asked):
+    if not [w for w in asked if w not in _QUESTION_FILLER] and len(asked) < 3:
         return (f"the question {qa.question!r} names no predicate; ask about the predicate, e.g. 'where did someone "
                 "fall?'")
     qa.predicate, qa.answer = text, found.text
