@@ -61,7 +61,7 @@ class ClaimList(BaseModel):
                 elif not any(near_duplicate(claim, k) for k in kept):
                     kept.append(claim)
             if not kept and (out or c.get("require")):
-                raise ValueError("; ".join(problems[:4] or ["the reply lists no claim, but the sentence states something"])
+                raise ValueError("; ".join(list(dict.fromkeys(problems))[:4] or ["the reply lists no claim, but the sentence states something"])
                                  + ". Give at least one claim, stating only what the sentence itself says, in its words.")
             c.setdefault("dropped", []).extend(problems)
             out = kept

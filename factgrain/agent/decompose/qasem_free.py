@@ -177,6 +177,7 @@ def ground(qa: QADraft, sentence: str) -> str | None:
 
 def fix_message(sentence: str, problems: list[str]) -> str:
     """What was wrong and how to fix it, with the sentence's own predicates and phrases."""
+    problems = list(dict.fromkeys(problems))  # the same mistake once
     lines = problems[:MAX_LISTED_PROBLEMS] or ["the reply lists no QA pair, but the sentence states something"]
     more = len(problems) - MAX_LISTED_PROBLEMS
     if more > 0:

@@ -102,7 +102,7 @@ class TriQuaDecomposition(BaseModel):
             for q in fact.qualifiers:
                 q.type = fit_type(q.type, q.value, text)  # type: ignore[assignment]
         if not kept and (self.facts or c.get("require")):
-            lines = problems[:MAX_LISTED_PROBLEMS] or ["the reply lists no fact, but the text states something"]
+            lines = list(dict.fromkeys(problems))[:MAX_LISTED_PROBLEMS] or ["the reply lists no fact, but the text states something"]
             raise ValueError("; ".join(lines) + ". Give at least one fact; copy the object and every qualifier "
                              "value word for word from the text, and put circumstances (when, where, why) in "
                              "qualifiers of the fact they belong to.")
