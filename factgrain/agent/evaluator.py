@@ -36,7 +36,10 @@ class CheckOptions(BaseModel):
     aggregate: Literal["mean", "min", "harmonic"] = "harmonic"
     chunk_size: int = Field(default=DEFAULT_CHUNK_SIZE, gt=50)
     chunk_overlap: int = Field(default=DEFAULT_CHUNK_OVERLAP, ge=0)
-    span_mode: Literal["auto", "parse", "free", "enum"] = "auto"
+    span_mode: Literal["auto", "parse", "enum", "free"] = Field(
+        default="auto", description="parse = the offline reader, free = the model writes the units ('enum' = old "
+        "name of parse); auto = by the model's tier (factgrain.agent.tiers)")
+    reflect_mode: Literal["auto", "light", "full"] = Field(default="auto", description="auto = by the model's tier")
     reflect: bool = False
     reflect_rounds: int = Field(default=1, ge=0, le=5)
     keep_prompts: bool = True
@@ -161,9 +164,14 @@ class Evaluator:
                 [self.backend, self.decomposer_backend, verifier_backend, reflector_backend], self.options.cache_dir)
         self.reflector_backend = (self.decomposer_backend if roles["reflector"] is roles["decomposer"]
                                   else reflector_backend)
+        from factgrain.agent.tiers import choose  # what the model can do decides the paths (and is reported)
+
+        self.tier = choose(roles["decomposer"], span_mode=self.options.span_mode, reflect_mode=self.options.reflect_mode,
+                           verifier=self.options.verifier, verifier_backend=roles["verifier"])
         self.decomposer_options = dict(decomposer_options or {})
-        self.decomposer_options.setdefault("span_mode", self.options.span_mode)
-        vname = self.options.verifier or default_verifier_name(verifier_backend)
+        self.decomposer_options.setdefault("span_mode", self.tier.span_mode)
+        self.decomposer_options.setdefault("fallback", self.tier.fallback)
+        vname = self.tier.verifier
         if calibration is not None:  # a profile decides which signals to fuse
             vname = "fused"
         cls = verifier_class(vname)
@@ -209,6 +217,9 @@ class Evaluator:
             decomposer = get_decomposer(opts.method, self.decomposer_backend, **self.decomposer_options)
             t1 = time.perf_counter()
             units = await decomposer.decompose(doc)
+            from factgrain.agent.decompose.context import flag_empty_sentences
+
+            flag_empty_sentences(doc, units, decomposer)  # a sentence with content and no unit is never silent
             warnings += decomposer.warnings
             _raise_if_all_failed("decompose", failures, doc, expected=len(doc.sentences), got=len(units))
             timings["decompose_s"] = time.perf_counter() - t1
@@ -246,14 +257,14 @@ class Evaluator:
             method=opts.method, document=doc, results=results, scores=scores, threshold=opts.threshold,
             backend=self.decomposer_backend.provider, model=self.decomposer_backend.name,
             verifier=self.verifier.describe(), prompt_versions=prompt_versions, usage=usage,
-            timings=timings, reflection=reflection, warnings=warnings,
+            timings=timings, reflection=reflection, warnings=warnings, tier=self.tier.record(),
         )
 
     async def _reflect(self, units: list[Unit], doc: Any, decomposer: Any) -> tuple[list[Unit], list[dict[str, Any]]]:
         from factgrain.agent.reflect import reflect_and_refine  # only loaded when reflection is asked for
 
         return await reflect_and_refine(units, doc, self.reflector_backend, rounds=self.options.reflect_rounds,
-                                        method=self.options.method)
+                                        method=self.options.method, mode=self.tier.reflect_mode)
 
     def evidence_for(self, reference: Any) -> Callable[[Unit, Component, str], list[Evidence]]:
         """``pick(unit, component, sentence)`` giving the evidence a check against ``reference``

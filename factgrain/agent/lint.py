@@ -403,7 +403,32 @@ def _shares_negated_word(source: str, claim: str) -> bool:
     return False
 
 
-RULES = (missing_content, missing_relations, vague_language, redundancy, fragmentation, added_content, flipped_negation)
+_QUESTION_FILLER = frozenset("who what when where why how which whom whose much many long is was are were be been do does "
+                             "did has have had someone something somebody somewhere to".split())
+
+
+def malformed_qa(scope: Scope, doc: Document) -> list[DecompositionError]:
+    """A QA pair that asks nothing or answers with nothing: a question of one or two words, none
+    beyond a wh-word and an auxiliary ('where was ?'), or an answer of function words only
+    ('As'). Such a pair means nothing on its own, so the scope is flagged (and reviewed)."""
+    out = []
+    for u in scope.units:
+        if not isinstance(u, QAPair):
+            continue
+        said = words(u.question)
+        asked = [w for w in said if w.lower() not in _QUESTION_FILLER]
+        if not asked and len(said) < 3 and u.predicate.lower() not in u.question.lower():
+            out.append(_err(ErrorCategory.ambiguity, "vague_reference", [u.id],
+                            f"the question {u.question!r} names no predicate; it cannot be read on its own"))
+        elif not content_words(u.answer) and not any(w[:1].isdigit() or w[:1].isupper() and w.lower() not in STOPWORDS
+                                                     for w in words(u.answer)) and u.answer.lower() not in PRONOUNS:
+            out.append(_err(ErrorCategory.ambiguity, "vague_reference", [u.id],
+                            f"the answer {u.answer!r} holds no content word"))
+    return out
+
+
+RULES = (missing_content, missing_relations, vague_language, malformed_qa, redundancy, fragmentation, added_content,
+         flipped_negation)
 
 
 def lint_scope(scope: Scope, doc: Document) -> list[DecompositionError]:

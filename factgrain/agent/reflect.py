@@ -98,7 +98,9 @@ def reply_model(kind: str, *, full: bool = True) -> type[BaseModel]:
     return create_model(
         f"{kind.title()}Reflection",
         reasoning=(str, Field(max_length=1500, description="Step-by-step review of the units against the text.")),
-        errors=(list[FoundError], Field(default_factory=list, max_length=8)),
+        errors=(list[FoundError], Field(default_factory=list, max_length=8,
+                                        description="Every error found, including each automatic finding you agree "
+                                        "with; empty only when the decomposition has none.")),
         judgment=(Literal["Good", "Problematic", "No need for decomposition"], ...),
         refined=refined,
     )
@@ -215,6 +217,20 @@ class _ScopeReflector:
         listing = "\n".join(f"[{i + 1}] {describe_unit(u)}" for i, u in enumerate(scope.units)) or "(no units)"
         return {"text": defuse(scope.text), "units": defuse(listing), "findings": _findings_text(errors, numbers)}
 
+    async def _refine_anyway(self, scope: Scope, kind: str, blocks: dict[str, str], context: dict[str, Any],
+                             drafts: list[Any]) -> list[Any]:
+        """Units for a scope that has none, asked for after a Good judgment (the lint's omission
+        finding is certain there); the full path's own refinement is used when it gave one."""
+        if drafts:
+            return drafts
+        try:
+            refine_msgs = REFLECT.render(question_block="", kind_help=KIND_HELP[kind], **blocks)
+            obj, _ = await self.backend.structured(refine_msgs, reply_model(kind, full=False), context=context,
+                                                   max_retries=1, max_tokens=400)
+        except FactgrainError:
+            return []
+        return list(obj.refined)
+
     async def reflect(self, scope: Scope, round_no: int) -> ReflectionRound:
         kind = unit_kind(scope.units, self.method)
         before = lint_scope(scope, self.doc)
@@ -249,14 +265,29 @@ class _ScopeReflector:
         except FactgrainError as exc:
             return ReflectionRound(**record, output_units=scope.units, action="failed",
                                    reason=f"reflection call failed: {exc}", prompt_version=None)
-        record.update(judgment=judgment, reasoning=reasoning, llm_errors=llm_errors, prompt_version=version)
-        if judgment == "Good":
+        record.update(judgment=judgment, reasoning=reasoning, llm_errors=llm_errors, prompt_version=version,
+                      **_errors_of(llm_errors, before, judgment, self.light))
+        if judgment == "Good" and before:
+            record["disagreement"] = (f"judged Good against {len(before)} lint finding(s): "
+                                      + ", ".join(sorted({e.label() for e in before})))
+        certain = not scope.units  # a sentence with content and no unit is an omission whatever the judgment
+        if judgment == "Good" and certain:
+            drafts = await self._refine_anyway(scope, kind, blocks, context, drafts)
+            if not drafts:
+                return ReflectionRound(**record, output_units=scope.units, action="kept",
+                                       reason="judged Good, although no unit covers the text; asked for units "
+                                       "anyway, none usable came back")
+        elif judgment == "Good":
             return ReflectionRound(**record, output_units=scope.units, action="kept", reason="judged Good")
         if judgment == "No need for decomposition":
             one = collapse(scope, self.doc, prefix + "0")
             return ReflectionRound(**record, proposed_units=[one], output_units=[one], action="collapsed",
                                    reason="judged No need for decomposition: the text is the unit")
         proposed = build_units(drafts, kind, scope, self.doc, prefix)
+        if not proposed and certain and judgment == "Good":
+            return ReflectionRound(**record, output_units=scope.units, action="kept",
+                                   reason="judged Good, although no unit covers the text; the units asked for anyway "
+                                   "could not be tied to the text")
         if not proposed:
             return ReflectionRound(**record, output_units=scope.units, action="rejected",
                                    reason="judged Problematic but no usable refinement was given")
@@ -266,6 +297,22 @@ class _ScopeReflector:
                                    reason=f"refinement makes the lint worse ({len(before)} -> {len(after)} findings)")
         return ReflectionRound(**record, proposed_units=proposed, output_units=proposed, action="refined",
                                reason=f"refinement accepted (lint {len(before)} -> {len(after)} findings)")
+
+
+def _errors_of(llm_errors: list[DecompositionError], lint: list[DecompositionError], judgment: str,
+               light: bool) -> dict[str, Any]:
+    """The errors a round stands on and a note saying where they come from (or why there are none)."""
+    if llm_errors:
+        return {"errors": llm_errors, "errors_note": f"{len(llm_errors)} error(s) listed by the model"}
+    if light and lint:
+        return {"errors": lint, "errors_note": "light reflection asks the model for a judgment only; these are the "
+                                               "lint findings it was shown"}
+    if lint:
+        return {"errors": lint, "errors_note": f"the model judged {judgment} but listed no error; these are the lint "
+                                               "findings it was shown"}
+    if judgment == "Problematic":
+        return {"errors": [], "errors_note": "the model judged Problematic but named no error, and the lint found none"}
+    return {"errors": [], "errors_note": f"no error: judged {judgment} and the lint found none"}
 
 
 # -- the loop ------------------------------------------------------------------------------------

@@ -1,6 +1,14 @@
 """Self-critique loop: check a text, have the LLM rewrite only the spans found unsupported, check
 again, and repeat until the score reaches a target, the rounds run out, or a round stops helping.
 
+A round cannot win by making the text longer: it is judged on the units of the text it rewrote
+(like with like), each followed into the new text through the edit offsets. A unit outside every
+edit keeps its verdict; a unit inside an edit is *removed* when its words were deleted (or the
+replacement holds no unit the re-check finds), *fixed* when every unit the re-check finds in the
+replacement is supported, and *still unsupported* otherwise. A round is accepted only if every unit flagged before is fixed or removed and no unit
+that was supported is lost. The loop stops and says it could not fix the text when a flagged span
+survives the rewrite unchanged or the text grows past ``MAX_GROWTH`` times the original.
+
 Every round is kept (text, score, localized errors, the edits applied and a unified diff), so the
 caller can show how the text changed and why. Edits are span replacements at the offsets the
 checker reported, so text outside the problem spans cannot change.
@@ -20,8 +28,9 @@ from factgrain.prompts.revise import REVISE
 from factgrain.schemas.report import Report, UnitResult
 
 StopReason = Literal["target_reached", "no_errors", "max_rounds", "no_improvement", "no_edits", "unscored",
-                     "reviser_failed"]
+                     "reviser_failed", "could_not_fix"]
 _EVIDENCE_CHARS = 500
+MAX_GROWTH = 1.5  # a rewrite longer than this times the original is padding, not a fix
 
 
 class SpanEdit(BaseModel):
@@ -68,6 +77,11 @@ class RevisionRound(BaseModel):
     edits: list[dict[str, Any]] = Field(default_factory=list, description="edits applied to reach this text")
     diff: str = Field(default="", description="unified diff from the previous accepted round")
     accepted: bool = True
+    reason: str = Field(default="", description="why the round was accepted or rejected")
+    like_score: float | None = Field(default=None, description="share of the previous round's units supported "
+                                     "after the rewrite (removed units left out): the score that decides")
+    outcomes: dict[str, str] = Field(default_factory=dict, description="previous round's unit id -> kept, fixed, "
+                                     "removed, still_unsupported or lost")
     report: Report | None = None
 
 
@@ -77,6 +91,7 @@ class Revision(BaseModel):
     stop_reason: StopReason
     target: float
     error: str | None = Field(default=None, description="why the reviser failed, when it did")
+    note: str | None = Field(default=None, description="what could not be fixed, when the loop stopped short")
 
     @property
     def text(self) -> str:
@@ -228,6 +243,7 @@ async def arevise(text: str, reference: Any, *, question: str | None = None, mod
     best = 0
     stop: StopReason | None = None
     error: str | None = None
+    note: str | None = None
     for index in range(1, max_rounds + 1):
         current = rounds[best]
         if current.score is None:
@@ -250,21 +266,105 @@ async def arevise(text: str, reference: Any, *, question: str | None = None, mod
             break
         new_text, applied = apply_edits(current.report, problems, obj.edits)
         if new_text.strip() == current.text.strip() or not new_text.strip():
-            stop = "no_edits"
+            stop, note = "no_edits", ("could not fix: the reviser's edits leave the text " +
+                                      ("empty" if not new_text.strip() else "as it was"))
+            break
+        survivors = surviving_spans(problems, applied)
+        if survivors:
+            stop, note = "could_not_fix", ("could not fix: the flagged span(s) " + ", ".join(repr(t) for t in survivors)
+                                           + " survive the rewrite unchanged")
+            break
+        if len(new_text) > MAX_GROWTH * len(rounds[0].text):
+            stop, note = "could_not_fix", (f"could not fix: the rewrite grew the text from {len(rounds[0].text)} to "
+                                           f"{len(new_text)} characters (bound {MAX_GROWTH}x)")
             break
         new_report = await ev.acheck(new_text, reference, question=question)
-        new_score = _score(new_report, score)
-        accepted = new_score is not None and new_score > current.score
-        rounds.append(_round(index, new_report, score, edits=applied, accepted=accepted,
+        outcomes = follow_units(current.report, new_report, applied)
+        accepted, why, like = judge_round(current.report, outcomes)
+        rounds.append(_round(index, new_report, score, edits=applied, accepted=accepted, reason=why, like_score=like,
+                             outcomes=outcomes,
                              diff=unified_diff(current.text, new_text, f"round {current.round}", f"round {index}")))
         if not accepted:
-            stop = "no_improvement"
+            stop, note = "no_improvement", "could not fix: " + why
             break
         best = len(rounds) - 1
     if stop is None:
         last = rounds[best].score
         stop = "target_reached" if last is not None and last >= target else "max_rounds"
-    return Revision(rounds=rounds, best_round=best, stop_reason=stop, target=target, error=error)
+    if note is None and stop == "max_rounds" and rounds[best].errors:
+        note = f"could not fix {len(rounds[best].errors)} unsupported span(s) in {max_rounds} round(s)"
+    return Revision(rounds=rounds, best_round=best, stop_reason=stop, target=target, error=error, note=note)
+
+
+# -- judging a round like with like ----------------------------------------------------------------
+def _region(unit: Any, report: Report) -> tuple[int, int]:
+    spans = unit.spans()
+    if spans:
+        return min(sp.start for sp in spans), max(sp.end for sp in spans)
+    sentence = report.document.sentences[unit.sentence_index]
+    return sentence.start, sentence.end
+
+
+def surviving_spans(problems: list[Problem], applied: list[dict[str, Any]]) -> list[str]:
+    """Flagged spans the rewrite left as they were: no edit touched them, or an edit's new words
+    still hold them (a 'fix' that repeats the sentence, wrong detail included)."""
+    out = []
+    for p in problems:
+        hits = [e for e in applied if e["start"] < p.end and e["end"] > p.start]
+        if not hits or any(p.text.strip() and p.text.strip().lower() in e["new"].lower() for e in hits):
+            out.append(p.text)
+    return out
+
+
+def _shift(pos: int, applied: list[dict[str, Any]]) -> int:
+    """An old offset outside every edit, in the new text's coordinates."""
+    delta = sum(len(e["new"]) - (e["end"] - e["start"]) for e in applied if e["end"] <= pos)
+    return pos + delta
+
+
+def follow_units(old: Report, new: Report, applied: list[dict[str, Any]]) -> dict[str, str]:
+    """What became of each unit of ``old`` in ``new`` (see the module docstring)."""
+    out: dict[str, str] = {}
+    for result in old.results:
+        a, b = _region(result.unit, old)
+        hits = [e for e in applied if e["start"] < b and e["end"] > a]
+        was_ok = result.status == "supported"
+        if not hits:
+            out[result.unit.id] = "kept" if was_ok or result.status == "unscored" else "still_unsupported"
+            continue
+        if all(not e["new"] for e in hits) and all(e["start"] <= a and b <= e["end"] for e in hits):
+            out[result.unit.id] = "lost" if was_ok else "removed"
+            continue
+        # the replacement's place in the new text, and the re-checked units that lie in it
+        regions = [(_shift(e["start"], applied), _shift(e["start"], applied) + len(e["new"])) for e in hits if e["new"]]
+        inside = []
+        for r in new.results:
+            ra, rb = _region(r.unit, new)
+            if any(ra < end and start < rb for start, end in regions):
+                inside.append(r)
+        if not inside:  # the new words assert nothing the checker finds: the old claim is gone
+            out[result.unit.id] = "lost" if was_ok else "removed"
+            continue
+        fine = all(r.status == "supported" for r in inside)
+        out[result.unit.id] = ("kept" if was_ok else "fixed") if fine else ("lost" if was_ok else "still_unsupported")
+    return out
+
+
+def judge_round(old: Report, outcomes: dict[str, str]) -> tuple[bool, str, float | None]:
+    """Accept only when every flagged unit is fixed or removed and no supported unit is lost;
+    the like-with-like score is the share of the old units supported now (removed ones left out)."""
+    flagged = [r.unit.id for r in old.unsupported()]
+    open_ = [i for i in flagged if outcomes.get(i) not in ("fixed", "removed")]
+    lost = [i for i, o in outcomes.items() if o == "lost"]
+    counted = [o for o in outcomes.values() if o != "removed"]
+    like = sum(o in ("kept", "fixed") for o in counted) / len(counted) if counted else None
+    if open_:
+        return False, f"unit(s) {', '.join(open_)} flagged before are still unsupported", like
+    if lost:
+        return False, f"unit(s) {', '.join(lost)} were supported before and are lost", like
+    fixed = sum(o == "fixed" for o in outcomes.values())
+    removed = sum(o == "removed" for o in outcomes.values())
+    return True, f"every flagged unit fixed ({fixed}) or removed ({removed}), none supported lost", like
 
 
 def _reference_text(report: Report) -> str:

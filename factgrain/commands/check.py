@@ -54,6 +54,10 @@ def add_method_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("--aggregate", choices=["mean", "min", "harmonic"], default="harmonic")
     g.add_argument("--reflect", action=argparse.BooleanOptionalAction, default=False, help="reflect on and refine the decomposition")
     g.add_argument("--reflect-rounds", type=int, default=1)
+    g.add_argument("--span-mode", choices=["auto", "parse", "free", "enum"], default="auto",
+                   help="parse: the offline reader writes the units; free: the model does; auto: by the model's tier")
+    g.add_argument("--reflect-mode", choices=["auto", "light", "full"], default="auto",
+                   help="light: one constrained judgment per flagged scope; full: errors, judgment and refinement; auto: by the model's tier")
     g.add_argument("--chunk-size", type=int, default=2000, help="characters per chunk for long texts")
     g.add_argument("--chunk-overlap", type=int, default=0)
     g.add_argument("--max-chars", type=int, default=200_000, help="refuse texts longer than this")
@@ -75,6 +79,9 @@ def evaluator_kwargs(args: argparse.Namespace) -> dict:
     )
     if args.verifier:
         kw["verifier"] = args.verifier
+    for key in ("span_mode", "reflect_mode"):  # the model's tier decides unless forced
+        if getattr(args, key, "auto") != "auto":
+            kw[key] = getattr(args, key)
     for key in ("nli_model", "calibration"):
         if getattr(args, key, None):
             kw[key] = getattr(args, key)

@@ -31,7 +31,7 @@ def _fmt(score: float | None) -> str:
 def render_text(revision) -> str:
     out = []
     for r in revision.rounds:
-        mark = "" if r.accepted else "  (rejected: no improvement)"
+        mark = "" if r.accepted else f"  (rejected: {r.reason or 'no improvement'})"
         out.append(f"round {r.round}: score {_fmt(r.score)}, {len(r.errors)} unsupported span(s){mark}")
         for e in r.errors:
             out.append(f"  - [{e['start']}:{e['end']}] {e['text']!r} ({e['error_kind'] or 'unsupported'})")
@@ -39,7 +39,8 @@ def render_text(revision) -> str:
             out.append(r.diff.rstrip("\n"))
     out.append(f"stopped: {revision.stop_reason}; best round {revision.best_round} "
                f"(score {_fmt(revision.score)}, target {revision.target})"
-               + (f"; reviser error: {revision.error}" if revision.error else ""))
+               + (f"; reviser error: {revision.error}" if revision.error else "")
+               + (f"\n{revision.note}" if revision.note else ""))
     out.append("")
     out.append(revision.text)
     return "\n".join(out) + "\n"

@@ -78,6 +78,12 @@ class ReflectionRound(BaseModel):
     llm_errors: list[DecompositionError] = Field(default_factory=list)
     judgment: Judgment | None = Field(default=None, description="None when the model was not asked or failed.")
     reasoning: str | None = None
+    errors: list[DecompositionError] = Field(
+        default_factory=list, description="The errors this round stands on: the model's when it listed any, else "
+        "the lint findings it was shown (errors_note says which, or why there are none).")
+    errors_note: str = ""
+    disagreement: str | None = Field(default=None, description="Set when the model judged Good although the lint "
+                                     "flagged the scope: which findings it overruled.")
     proposed_units: list[Unit] = Field(default_factory=list, description="The model's refinement, as validated units.")
     output_units: list[Unit]
     action: Literal["kept", "refined", "collapsed", "rejected", "skipped", "failed"]

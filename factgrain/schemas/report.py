@@ -108,6 +108,8 @@ class Report(BaseModel):
     timings: dict[str, float] = Field(default_factory=dict)
     reflection: list[ReflectionRound] = Field(default_factory=list)
     warnings: list[str] = Field(default_factory=list)
+    tier: dict[str, str] = Field(default_factory=dict, description="the model's tier and the paths it chose, with why "
+                                 "(factgrain.agent.tiers)")
 
     @property
     def units(self) -> list[Unit]:

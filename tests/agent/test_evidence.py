@@ -21,7 +21,12 @@ def auto_backend(per_sentence: int = 1, p: float = 0.9) -> ScriptedBackend:
     def handler(req):
         if req.kind != "structured":
             return p
-        words = [w for w in sentence_of(req).split() if w.isalpha() and len(w) > 3]
+        from factgrain.agent.lint import STOPWORDS
+
+        # content words only: a pronoun or determiner is refused as a predicate (agent/decompose/qasem_free.py)
+        # distinct words: the same predicate and answer span twice is one relation (deduplicated)
+        words = list(dict.fromkeys(w for w in sentence_of(req).split()
+                                   if w.isalpha() and len(w) > 3 and w.lower() not in STOPWORDS))
         qas = []
         for k in range(min(per_sentence, max(0, len(words) - 1))):
             qas.append(_qa(f"what is part {k} of something?", words[k + 1], predicate=words[0]))

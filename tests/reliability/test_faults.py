@@ -7,6 +7,8 @@ unscored with a reason; nothing is dropped and no verdict is made up.
 
 from __future__ import annotations
 
+import re
+
 import time
 from email.utils import formatdate
 
@@ -183,12 +185,13 @@ async def test_one_bad_structured_reply_is_reasked(fault):
 async def test_truncated_reply_is_retried_once_with_a_larger_budget():
     report, endpoint = await run(first(1, "truncated", "structured"))
     budgets = [c.body["max_tokens"] for c in endpoint.calls if c.kind == "structured"]
-    assert sorted(budgets) == [960, 960, 1920]
+    # budgets are sized to each sentence; the truncated one is retried once with twice its budget
+    assert len(budgets) == 3 and any(2 * b in budgets for b in budgets)
     endpoint = FakeEndpoint(QAS, support=SUPPORT, faults=always("truncated", "structured"))
     with pytest.raises(StructuredOutputError) as info:
         await Evaluator(backend_for(endpoint, attempts=5), verifier="llm").acheck(TEXT, REF)
     assert endpoint.count("structured") == 2 * N_SENTENCES  # one larger try, then give up
-    assert "cut off at max_tokens=1920 (finish_reason=length)" in str(info.value)
+    assert re.search(r"cut off at max_tokens=\d+ \(finish_reason=length\)", str(info.value))
 
 
 @pytest.mark.parametrize("fault", ["malformed", "schema", "garbage"])

@@ -67,13 +67,12 @@ class Decomposer(abc.ABC):
 
 
 def resolve_span_mode(span_mode: str, backend: Backend) -> str:
-    """``auto`` picks ``enum`` (candidate phrases from the reader) for the small embedded model,
-    ``free`` (the model writes the phrases) for others."""
-    if span_mode == "auto":
-        span_mode = "enum" if backend.provider == "embedded" else "free"
-    if span_mode not in ("enum", "free"):
-        raise ConfigurationError(f"span_mode must be auto, enum or free, not {span_mode!r}")
-    return span_mode
+    """``parse`` (the offline reader) or ``free`` (the model writes the units). ``auto`` asks the
+    model's tier (:mod:`factgrain.agent.tiers`): parse for no model or the bundled 135M, free for
+    the rest. ``enum`` is the old name of ``parse``."""
+    from factgrain.agent.tiers import choose
+
+    return choose(backend, span_mode=span_mode).span_mode
 
 
 _DECOMPOSERS: dict[str, Callable[..., Decomposer]] = {}

@@ -24,7 +24,7 @@ from pydantic import BaseModel, Field, ValidationInfo, create_model, field_valid
 from factgrain.agent.decompose.base import Decomposer, register_decomposer, register_decomposer_family
 from factgrain.agent.lint import content_words
 from factgrain.agent.locate import locate
-from factgrain.errors import ConfigurationError, FactgrainError
+from factgrain.errors import ConfigurationError, FactgrainError, StructuredOutputError
 from factgrain.prompts import defuse
 from factgrain.prompts.decompose_claims import (
     CLAIMS_EXACT_N,
@@ -49,11 +49,56 @@ class ClaimList(BaseModel):
     @field_validator("claims")
     @classmethod
     def _clean(cls, value: list[str], info: ValidationInfo) -> list[str]:
-        out = [c.strip() for c in value if c and c.strip()]
-        n = (info.context or {}).get("n")
+        c = info.context if isinstance(info.context, dict) else {}
+        out = [x.strip() for x in value if x and x.strip()]
+        sentence = c.get("sentence")
+        if sentence is not None:
+            kept, problems = [], []
+            for claim in out:
+                problem = ungrounded(claim, sentence, c.get("background", ""))
+                if problem:
+                    problems.append(problem)
+                elif not any(near_duplicate(claim, k) for k in kept):
+                    kept.append(claim)
+            if not kept and (out or c.get("require")):
+                raise ValueError("; ".join(list(dict.fromkeys(problems))[:4] or ["the reply lists no claim, but the sentence states something"])
+                                 + ". Give at least one claim, stating only what the sentence itself says, in its words.")
+            c.setdefault("dropped", []).extend(problems)
+            out = kept
+        n = c.get("n")
         if n is not None and len(out) != n:
             raise ValueError(f"give exactly {n} claims, not {len(out)}")
         return out
+
+
+def ungrounded(claim: str, sentence: str, background: str = "") -> str | None:
+    """Why a claim is not grounded in its sentence (None when it is): it must share a content word
+    with the sentence, and add no number or name and few other words that neither the sentence nor
+    its context / question has (which rules out the prompt's example and invented definitions
+    such as 'May is a month in the year.')."""
+    from factgrain.agent.lint import ADDED_SHARE, _mentioned, content_words
+
+    words = list(dict.fromkeys(content_words(claim)))
+    if not words:
+        return f"the claim {claim!r} states nothing"
+    own = set(content_words(sentence))
+    known = own | set(content_words(background))
+    if not any(_mentioned(w, own) for w in words):
+        return f"the claim {claim!r} shares no word with the sentence; state what the sentence says"
+    novel = [w for w in words if not _mentioned(w, known)]
+    names = [w for w in novel if w[0].isdigit() or any(t.lower() == w and t[:1].isupper() for t in claim.split()[1:])]
+    if names or len(novel) / len(words) > ADDED_SHARE:
+        shown = ", ".join(repr(w) for w in (names or novel)[:4])
+        return f"the claim {claim!r} adds {shown}, which the sentence does not say; state only what it says"
+    return None
+
+
+def near_duplicate(a: str, b: str, threshold: float = 0.8) -> bool:
+    """Two claims with (nearly) the same content words."""
+    from factgrain.agent.lint import content_words
+
+    wa, wb = set(content_words(a)), set(content_words(b))
+    return bool(wa and wb) and len(wa & wb) / len(wa | wb) >= threshold
 
 
 class ExactClaims(ClaimList):
@@ -129,33 +174,62 @@ class SentenceClaimDecomposer(Decomposer):
     """FActScore / VeriScore / WiCE styles: each sentence into claims, with its context."""
 
     def __init__(self, backend: Any, *, style: str, max_claims_per_sentence: int = MAX_CLAIMS_PER_SENTENCE,
-                 prompt: Any = None, **options: Any):
+                 prompt: Any = None, fallback: bool | None = None, **options: Any):
         super().__init__(backend, **options)
         self.style = style
         self.prompt = prompt or STYLES[style]
         self.name = f"claims:{style}"  # type: ignore[misc]
         self.prompt_names = (self.prompt.name,)  # type: ignore[misc]
         self.max_claims = max_claims_per_sentence
+        if fallback is None:  # a sentence the model cannot decompose becomes its own claim (small models)
+            from factgrain.agent.tiers import choose
+
+            fallback = choose(backend, span_mode="free").fallback
+        self.fallback = fallback
+        self.sentence_sources: dict[int, str] = {}
+        self.empty_reasons: dict[int, str] = {}
+        self.dropped: list[str] = []
+
+    def _context(self, sentence: Sentence, doc: Document) -> tuple[list[str], list[str]]:
+        before = [s.text for s in doc.sentences[max(0, sentence.index - 3):sentence.index]]
+        after = [s.text for s in doc.sentences[sentence.index + 1:sentence.index + 2]] if self.style == "veriscore" else []
+        return before, after
 
     def _messages(self, sentence: Sentence, doc: Document) -> list[dict[str, str]]:
         question_block = f"<question>\n{defuse(doc.question)}\n</question>\n\n" if doc.question else ""
-        before = [s.text for s in doc.sentences[max(0, sentence.index - 3):sentence.index]]
-        after = [s.text for s in doc.sentences[sentence.index + 1:sentence.index + 2]] if self.style == "veriscore" else []
+        before, after = self._context(sentence, doc)
         context = " ".join(before + (["[...]"] if after else []) + after).strip()
         context_block = f"<context>\n{defuse(context)}\n</context>\n\n" if context else ""
         return self.prompt.render(question_block=question_block, context_block=context_block,
                                   sentence=defuse(sentence.text))
 
     async def decompose_sentence(self, sentence: Sentence, doc: Document) -> list[Claim]:
-        obj, _ = await self.backend.structured(self._messages(sentence, doc), ClaimList,
-                                               max_tokens=60 * self.max_claims)
+        from factgrain.agent.decompose import context as ctx
+
+        if not ctx.has_content(sentence.text):
+            self.sentence_sources[sentence.index] = "no content"
+            return []
+        before, after = self._context(sentence, doc)
+        check: dict[str, Any] = {"sentence": sentence.text, "background": " ".join([*before, *after, doc.question or ""]),
+                                 # VeriScore leaves out what cannot be checked: an empty list can be right
+                                 "require": self.style != "veriscore"}
+        try:
+            obj, _ = await self.backend.structured(self._messages(sentence, doc), ClaimList, context=check,
+                                                   max_tokens=min(60 * self.max_claims, 160 + 12 * len(sentence.text.split())))
+        except StructuredOutputError as exc:
+            if not self.fallback:
+                raise
+            self.sentence_sources[sentence.index] = "fallback"
+            self.warnings.append(f"sentence {sentence.index} ({ctx._quote(sentence.text)}): the model gave no grounded "
+                                 f"claim ({' '.join(str(exc).split())[:160]}); the sentence itself is the claim")
+            return [make_claim(f"s{sentence.index}.u0", sentence.text.strip(), sentence, doc)]
+        self.dropped.extend(check.get("dropped", []))
         units: list[Claim] = []
-        seen: set[str] = set()
         for text in obj.claims[: self.max_claims]:
-            if text.lower() in seen:
-                continue  # the same claim twice adds nothing
-            seen.add(text.lower())
             units.append(make_claim(f"s{sentence.index}.u{len(units)}", text, sentence, doc))
+        self.sentence_sources[sentence.index] = "model" if units else "none"
+        if not units:
+            self.empty_reasons[sentence.index] = "the model found no verifiable claim in it"
         return units
 
 
@@ -182,7 +256,9 @@ class ExactNDecomposer(Decomposer):
         model = create_model(f"Exactly{self.n}Claims", __base__=ExactClaims,
                              claims=(list[str], Field(min_length=self.n, max_length=self.n)))
         try:
-            obj, _ = await self.backend.structured(messages, model, context={"n": self.n}, max_tokens=80 * self.n)
+            obj, _ = await self.backend.structured(messages, model, context={"n": self.n, "sentence": doc.text,
+                                                                             "background": doc.question or ""},
+                                                   max_tokens=80 * self.n)
         except FactgrainError as exc:
             self.warnings.append(f"decomposition into {self.n} claims failed: {exc}")
             return []
@@ -198,6 +274,8 @@ class ExactNDecomposer(Decomposer):
 
 def claims_family(variant: str, backend: Any, **options: Any) -> Decomposer:
     options.pop("span_mode", None)  # a QA-pair option the evaluator passes to every decomposer
+    if variant not in STYLES:
+        options.pop("fallback", None)  # only the per-sentence styles fall back
     if variant in STYLES:
         return SentenceClaimDecomposer(backend, style=variant, **options)
     if variant == "none":

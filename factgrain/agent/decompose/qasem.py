@@ -9,79 +9,30 @@ Two ways of reading a sentence:
 * ``span_mode="free"`` - the model writes predicate, question and answer; validators locate the
   answer and predicate in the sentence and re-ask when they are not there.
 
-``auto`` is decided by :func:`factgrain.agent.decompose.base.resolve_span_mode` (the tier table).
-See docs/decomposition.md.
+``auto`` asks the model's tier (``factgrain.agent.tiers``): the offline path (``parse``; ``enum`` is
+its old name) with no model or the bundled 135M, ``free`` otherwise; for a small model a sentence
+the model cannot decompose validly falls back to the offline reader, with a warning. The free
+path's schema and checks are in :mod:`.qasem_free`.
 """
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
-
-from pydantic import BaseModel, Field, ValidationInfo, field_validator
+from typing import Any, ClassVar
 
 from factgrain.agent.decompose import context as ctx
 from factgrain.agent.decompose import parse_mode, qasem_parse
 from factgrain.agent.decompose.base import Decomposer, register_decomposer
+from factgrain.agent.decompose.qasem_free import MAX_QAS_PER_SENTENCE, QADecomposition, QADraft  # noqa: F401
 from factgrain.agent.locate import locate, locate_word
+from factgrain.errors import StructuredOutputError
 from factgrain.prompts import DECOMPOSE_QASEM, defuse
 from factgrain.schemas.spans import Document, Sentence, Span
 from factgrain.schemas.units import PredicateType, QAPair
 
-MAX_QAS_PER_SENTENCE = 12
 # predicate, predicate type, question, answer[, predicate offset, answer offset in the sentence]
 Draft = tuple
 
 
-class QADraft(BaseModel):
-    """One predicate-argument relation of the sentence, as a question and its answer."""
-
-    predicate: str = Field(
-        max_length=60,
-        description="The predicate word copied from the sentence: a verb, an event/relation noun, "
-        "or the copula 'is/was' for descriptions.",
-    )
-    predicate_type: Literal["verbal", "nominal", "copular"] = Field(
-        description="verbal for verbs, nominal for nouns, copular for 'is/was' + description."
-    )
-    question: str = Field(
-        max_length=120,
-        description="A short QA-SRL style question about one argument of the predicate, using "
-        "'someone'/'something' for the other arguments, e.g. 'where did someone fall?'.",
-    )
-    answer: str = Field(
-        max_length=160,
-        description="The answer: a short phrase copied word for word from the sentence, never the "
-        "whole sentence.",
-    )
-
-    @field_validator("answer")
-    @classmethod
-    def _answer_in_sentence(cls, value: str, info: ValidationInfo) -> str:
-        sentence = (info.context or {}).get("sentence")
-        if sentence is None:
-            return value
-        if locate(value, sentence) is None:
-            raise ValueError(
-                f"the answer {value!r} is not a phrase of the sentence; copy the answer exactly "
-                "from the sentence text"
-            )
-        if len(value.strip()) >= 0.9 * len(sentence.strip()) and len(sentence.split()) > 4:
-            raise ValueError("the answer must be a short phrase, not the whole sentence")
-        return value
-
-    @field_validator("predicate")
-    @classmethod
-    def _predicate_in_sentence(cls, value: str, info: ValidationInfo) -> str:
-        sentence = (info.context or {}).get("sentence")
-        if sentence is not None and locate_word(value, sentence) is None:
-            raise ValueError(f"the predicate {value!r} does not occur in the sentence; copy it exactly")
-        return value
-
-
-class QADecomposition(BaseModel):
-    """All predicate-argument QA pairs of one sentence."""
-
-    qas: list[QADraft] = Field(default_factory=list, max_length=MAX_QAS_PER_SENTENCE)
 
 
 def _predicate_type(word: str, declared: str | None = None) -> PredicateType:
@@ -98,11 +49,21 @@ class QASemDecomposer(Decomposer):
     prompt_names: ClassVar[tuple[str, ...]] = ("decompose_qasem",)
 
     def __init__(self, backend: Any, *, span_mode: str = "auto", prompt: Any = None,
-                 max_qas_per_sentence: int = MAX_QAS_PER_SENTENCE, **options: Any):
+                 max_qas_per_sentence: int = MAX_QAS_PER_SENTENCE, fallback: bool | None = None, **options: Any):
         super().__init__(backend, **options)
         self.span_mode = parse_mode.span_mode_of(span_mode, backend)
         self.prompt = prompt or DECOMPOSE_QASEM
         self.max_qas = max_qas_per_sentence
+        # free mode: a sentence the model cannot decompose validly goes to the offline reader
+        # (None = the model's tier decides: small models yes, capable ones no)
+        if fallback is None:
+            from factgrain.agent.tiers import choose
+
+            fallback = choose(backend, span_mode=self.span_mode).fallback
+        self.fallback = fallback
+        self.sentence_sources: dict[int, str] = {}  # sentence index -> model | fallback | none | no content
+        self.empty_reasons: dict[int, str] = {}
+        self.dropped: list[str] = []  # pairs the model wrote that could not be tied to their sentence
 
     def prompt_versions(self) -> dict[str, str]:
         return {} if self.span_mode == "parse" else super().prompt_versions()  # no prompt is used offline
@@ -118,16 +79,33 @@ class QASemDecomposer(Decomposer):
         return await super().decompose(doc)
 
     async def decompose_sentence(self, sentence: Sentence, doc: Document) -> list[QAPair]:
-        if self.span_mode == "parse":
+        if self.span_mode != "free":
             return self._to_units(sentence, self._parse_drafts(sentence))
-        messages = self._messages(sentence, doc)
-        drafts: list[Draft] = []
-        obj, _ = await self.backend.structured(
-            messages, QADecomposition, context={"sentence": sentence.text}, max_tokens=80 * self.max_qas
-        )
-        for qa in obj.qas:
-            drafts.append((qa.predicate, qa.predicate_type, qa.question.strip(), qa.answer.strip()))
-        return self._to_units(sentence, drafts)
+        if not ctx.has_content(sentence.text):
+            self.sentence_sources[sentence.index] = "no content"
+            return []
+        context: dict[str, Any] = {"sentence": sentence.text, "require": True}
+        words = len(sentence.text.split())
+        try:
+            obj, _ = await self.backend.structured(
+                self._messages(sentence, doc), QADecomposition, context=context,
+                max_tokens=min(80 * self.max_qas, 240 + 30 * words))
+        except StructuredOutputError as exc:
+            if not self.fallback:
+                raise
+            units = self._to_units(sentence, self._parse_drafts(sentence))
+            self.sentence_sources[sentence.index] = "fallback" if units else "none"
+            why = f"the model gave no valid QA pair ({_short(exc)})"
+            self.warnings.append(f"sentence {sentence.index} ({ctx._quote(sentence.text)}): {why}; "
+                                 f"the offline reader gave {len(units)} pair(s) instead")
+            self.empty_reasons[sentence.index] = why + "; the offline reader found none either"
+            return units
+        self.dropped.extend(context.get("dropped", []))
+        drafts: list[Draft] = [(qa.predicate, qa._predicate_type, qa.question.strip(), qa.answer.strip(),
+                                qa._predicate_at, qa._answer_at) for qa in obj.qas]
+        units = self._to_units(sentence, drafts)
+        self.sentence_sources[sentence.index] = "model" if units else "none"
+        return units
 
     def _parse_drafts(self, sentence: Sentence) -> list[Draft]:
         """The offline reader (no model call): one draft per predicate-argument relation of the
@@ -178,3 +156,8 @@ def _exact(words: str, sentence: Sentence, at: int | None) -> Span | None:
     if at is None or sentence.text[at:at + len(words)] != words or not words:
         return None
     return Span(start=sentence.start + at, end=sentence.start + at + len(words), text=words)
+
+
+def _short(exc: Exception, limit: int = 160) -> str:
+    text = " ".join(str(exc).split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -17,99 +17,26 @@ Two ways of asking:
 
 from __future__ import annotations
 
-import re
-from typing import Any, ClassVar, Literal
-
-from pydantic import BaseModel, Field, ValidationInfo, field_validator
+from typing import Any, ClassVar
 
 from factgrain.agent.decompose import context as ctx
 from factgrain.agent.decompose import parse_mode, triqua_parse
 from factgrain.agent.decompose.base import Decomposer, register_decomposer
+from factgrain.agent.decompose.triqua_free import (  # noqa: F401 - the free path's schema, re-exported
+    MAX_FACTS_PER_PASSAGE,
+    MAX_QUALIFIERS,
+    FactDraft,
+    QualifierDraft,
+    TriQuaDecomposition,
+    relation_words,
+)
 from factgrain.agent.locate import locate, locate_word
+from factgrain.errors import StructuredOutputError
 from factgrain.prompts import TRIQUA_MODES, defuse
 from factgrain.schemas.spans import Document, Sentence, Span
 from factgrain.schemas.units import HyperRelationalFact, Qualifier, QualifierType
 
-MAX_FACTS_PER_PASSAGE = 60
-MAX_QUALIFIERS = 6
-_STOP = {"a", "an", "the", "of", "is", "was", "are", "were", "has", "have", "had", "be", "been", "to", "in", "on", "at", "by", "for"}
-
-
-def _in_text(value: str, info: ValidationInfo) -> bool:
-    text = (info.context or {}).get("text")
-    return text is None or locate(value, text) is not None
-
-
-class QualifierDraft(BaseModel):
-    """One qualifier of a fact: what kind of circumstance it adds, and its words from the text."""
-
-    type: Literal["temporal", "spatial", "condition", "causal", "sequential", "source", "constraint", "attribute"] = Field(
-        description="temporal = when; spatial = where; condition = only if / unless; causal = why; "
-        "sequential = after or before which event; source = according to whom; constraint = a "
-        "restriction of the scope (excluding, only); attribute = a property of the assertion "
-        "itself, such as a role or manner."
-    )
-    value: str = Field(max_length=200, description="The qualifier's words, copied exactly from the text.")
-
-    @field_validator("value")
-    @classmethod
-    def _value_in_text(cls, value: str, info: ValidationInfo) -> str:
-        if not _in_text(value, info):
-            raise ValueError(f"the qualifier value {value!r} is not in the text; copy it word for word from the text")
-        return value
-
-
-class FactDraft(BaseModel):
-    """One fact of the text: a base triple, plus qualifiers only when the text restricts it."""
-
-    subject: str = Field(max_length=120, description="Who or what the fact is about, as named in the text "
-                         "(a pronoun replaced by the entity it refers to).")
-    relation: str = Field(max_length=80, description="The relation, in the text's own words, e.g. 'was born in'.")
-    object: str = Field(default="", max_length=200, description="The object, copied exactly from the text; "
-                        "empty only when the relation takes none.")
-    qualifiers: list[QualifierDraft] = Field(default_factory=list, max_length=MAX_QUALIFIERS,
-                                             description="Only the circumstances the text states; usually none.")
-
-    @field_validator("object")
-    @classmethod
-    def _object_in_text(cls, value: str, info: ValidationInfo) -> str:
-        if value.strip() and not _in_text(value, info):
-            raise ValueError(f"the object {value!r} is not in the text; copy the object word for word from the text")
-        return value
-
-    @field_validator("relation")
-    @classmethod
-    def _relation_from_text(cls, value: str, info: ValidationInfo) -> str:
-        text = (info.context or {}).get("text")
-        if text is not None and not _relation_words(value, text):
-            raise ValueError(f"the relation {value!r} uses none of the text's words; use the verb or noun the text uses")
-        return value
-
-    @field_validator("subject")
-    @classmethod
-    def _subject_known(cls, value: str, info: ValidationInfo) -> str:
-        c = info.context or {}
-        if "text" not in c:
-            return value
-        if not value.strip():
-            raise ValueError("the subject is empty; name who or what the fact is about")
-        if not any(locate(value, t) for t in (c["text"], c.get("background", "")) if t):
-            raise ValueError(f"the subject {value!r} is neither in the text nor in its context; use the name as the text gives it")
-        return value
-
-
-class TriQuaDecomposition(BaseModel):
-    """All facts of the text, in the order of the text."""
-
-    facts: list[FactDraft] = Field(default_factory=list, max_length=MAX_FACTS_PER_PASSAGE)
-
-
-def _relation_words(relation: str, text: str) -> list[Span]:
-    """Spans of the relation's content words in ``text``, longest word first."""
-    words = re.findall(r"\w+", relation)
-    content = [w for w in words if w.lower() not in _STOP] or words  # 'had', 'is' are relations too
-    words = sorted(set(content), key=len, reverse=True)
-    return [s for w in words if (s := locate_word(w, text))]
+_relation_words = relation_words
 
 
 @register_decomposer("triqua")
@@ -118,11 +45,19 @@ class TriQuaDecomposer(Decomposer):
     prompt_names: ClassVar[tuple[str, ...]] = tuple(p.name for p in TRIQUA_MODES.values())
 
     def __init__(self, backend: Any, *, span_mode: str = "auto", prompts: dict[tuple[bool, bool], Any] | None = None,
-                 max_facts: int = MAX_FACTS_PER_PASSAGE, **options: Any):
+                 max_facts: int = MAX_FACTS_PER_PASSAGE, fallback: bool | None = None, **options: Any):
         super().__init__(backend, **options)
         self.span_mode = parse_mode.span_mode_of(span_mode, backend)
         self.prompts = {**TRIQUA_MODES, **(prompts or {})}
         self.max_facts = max_facts
+        if fallback is None:  # free mode: sentences the model leaves without a fact go to the offline reader
+            from factgrain.agent.tiers import choose
+
+            fallback = choose(backend, span_mode=self.span_mode).fallback
+        self.fallback = fallback
+        self.sentence_sources: dict[int, str] = {}  # sentence index -> model | fallback | none | no content
+        self.empty_reasons: dict[int, str] = {}
+        self.dropped: list[str] = []
 
     def prompt_versions(self) -> dict[str, str]:
         return {} if self.span_mode == "parse" else super().prompt_versions()  # no prompt is used offline
@@ -160,12 +95,50 @@ class TriQuaDecomposer(Decomposer):
     async def _free(self, doc: Document, sentences: list[Sentence], context: str) -> list[HyperRelationalFact]:
         start, end = sentences[0].start, sentences[-1].end
         passage = doc.text[start:end]
+        content = [s for s in sentences if ctx.has_content(s.text)]
+        for s in sentences:
+            if s not in content:
+                self.sentence_sources[s.index] = "no content"
+        if not content:
+            return []
         background = "\n".join(t for t in (context, doc.question or "") if t)
-        obj, _ = await self.backend.structured(
-            self.messages(doc, passage, context), TriQuaDecomposition,
-            context={"text": passage, "background": background}, max_tokens=min(8192, 120 * self.max_facts),
-        )
-        return self._snap(doc, sentences, obj.facts[: self.max_facts])
+        check: dict[str, Any] = {"text": passage, "background": background, "require": True}
+        try:
+            obj, _ = await self.backend.structured(
+                self.messages(doc, passage, context), TriQuaDecomposition, context=check,
+                max_tokens=min(8192, 120 * self.max_facts, 300 + 6 * len(passage.split()) * 4),
+            )
+        except StructuredOutputError as exc:
+            if not self.fallback:
+                raise
+            return await self._fall_back(content, f"the model gave no valid fact ({_short(exc)})")
+        self.dropped.extend(check.get("dropped", []))
+        units = self._snap(doc, sentences, obj.facts[: self.max_facts])
+        covered = {u.sentence_index for u in units}
+        for s in content:
+            if s.index in covered:
+                self.sentence_sources[s.index] = "model"
+        missing = [s for s in content if s.index not in covered]
+        if missing and self.fallback:
+            units += await self._fall_back(missing, "the model's facts left it out")
+        elif missing:
+            for s in missing:
+                self.sentence_sources[s.index] = "none"
+                self.empty_reasons[s.index] = "the model's facts left it out"
+        return sorted(units, key=lambda u: u.sentence_index)  # stable: each sentence keeps its facts' order
+
+    async def _fall_back(self, sentences: list[Sentence], why: str) -> list[HyperRelationalFact]:
+        """The offline reader for sentences the model could not decompose, each with a warning."""
+        units: list[HyperRelationalFact] = []
+        for s in sentences:
+            facts = self._parse_facts(s)
+            self.sentence_sources[s.index] = "fallback" if facts else "none"
+            self.warnings.append(f"sentence {s.index} ({ctx._quote(s.text)}): {why}; the offline reader gave "
+                                 f"{len(facts)} fact(s) instead")
+            if not facts:
+                self.empty_reasons[s.index] = why + "; the offline reader found none either"
+            units += facts
+        return units
 
     def _snap(self, doc: Document, sentences: list[Sentence], drafts: list[FactDraft]) -> list[HyperRelationalFact]:
         """Give every fact the sentence its object (else relation, else first qualifier) sits in,
@@ -267,3 +240,8 @@ def _span(text: str, offset: int, rng: tuple[int, int] | None) -> Span | None:
     if rng is None:
         return None
     return Span(start=offset + rng[0], end=offset + rng[1], text=text[rng[0]:rng[1]])
+
+
+def _short(exc: Exception, limit: int = 160) -> str:
+    text = " ".join(str(exc).split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -1,0 +1,192 @@
+"""Free-mode QA decomposition: the reply schema the model fills and the checks that tie each pair
+to its sentence.
+
+A small model gets three things wrong most often (counted on Qwen2.5-1.5B, issue 15): a predicate
+in another form than the sentence's ('was released' for 'has been released'), an answer that is
+not a phrase of the sentence, and an empty reply. So:
+
+* the field descriptions give examples of forms, never a slashed alternative a model copies
+  literally ('is/was');
+* a predicate the sentence writes differently is repaired to the sentence's own word when one of
+  its words is there (a deterministic fix needs no re-ask); a preposition or an adverb given as the
+  predicate is refused;
+* a pair that cannot be tied to the sentence is dropped, the others kept; only a reply with no
+  usable pair is re-asked, with a message that lists the sentence's own predicates and phrases;
+* an empty list for a sentence with content is a failure (re-asked), not a success;
+* near-duplicates (the same predicate and answer span) are removed.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pydantic import BaseModel, Field, PrivateAttr, ValidationInfo, model_validator
+
+from factgrain.agent.locate import locate, locate_word
+
+MAX_QAS_PER_SENTENCE = 12
+WH_WORDS = ("who", "what", "when", "where", "why", "how", "which", "whom", "whose", "to whom", "for whom")
+_COPULA = {"is", "was", "are", "were", "be", "been", "being", "am", "'s", "'re"}
+_NOT_PREDICATES = {"ADP", "ADV", "DET", "PRON", "CCONJ", "SCONJ", "PART", "PUNCT", "NUM", "SYM", "INTJ"}
+MAX_LISTED_PROBLEMS = 4
+
+
+class QADraft(BaseModel):
+    """One predicate-argument relation of the sentence, as a question and its answer."""
+
+    predicate: str = Field(
+        max_length=60,
+        description="The predicate, written exactly as in the sentence: a verb with its auxiliaries "
+        "(e.g. 'has been released', 'won'), a noun naming an event or relation (e.g. 'election', "
+        "'founder'), or for a description the sentence's own form of 'be' (e.g. 'is' or 'were').",
+    )
+    question: str = Field(
+        max_length=120,
+        description="A short question about one argument of the predicate, opening with who, what, "
+        "when, where, why, how or how much, with 'someone' or 'something' for the other arguments, "
+        "e.g. 'where did someone fall?'.",
+    )
+    answer: str = Field(
+        max_length=160,
+        description="The argument the question asks about: a short phrase copied word for word from "
+        "the sentence; never the whole sentence, never the predicate itself.",
+    )
+    # Found while validating: the predicate's kind (from the parse, so the model need not write
+    # it) and where the pair sits in the sentence (offsets within the sentence).
+    _predicate_type: str = PrivateAttr(default="verbal")
+    _predicate_at: int | None = PrivateAttr(default=None)
+    _answer_at: int | None = PrivateAttr(default=None)
+
+
+class QADecomposition(BaseModel):
+    """All predicate-argument QA pairs of one sentence."""
+
+    qas: list[QADraft] = Field(default_factory=list, max_length=MAX_QAS_PER_SENTENCE)
+
+    @model_validator(mode="after")
+    def _grounded(self, info: ValidationInfo) -> "QADecomposition":
+        ctx = info.context if isinstance(info.context, dict) else {}
+        sentence = ctx.get("sentence")
+        if sentence is None:
+            return self
+        kept: list[QADraft] = []
+        problems: list[str] = []
+        seen: set[tuple[int | None, int | None]] = set()
+        for qa in self.qas:
+            problem = ground(qa, sentence)
+            if problem:
+                problems.append(problem)
+                continue
+            key = (qa._predicate_at, qa._answer_at)
+            if key in seen:
+                continue  # the same relation again adds nothing
+            seen.add(key)
+            kept.append(qa)
+        if not kept and (self.qas or ctx.get("require")):
+            raise ValueError(fix_message(sentence, problems))
+        ctx.setdefault("dropped", []).extend(problems)
+        self.qas = kept
+        return self
+
+
+def _tokens(sentence: str) -> list[Any]:
+    from factgrain.agent.reader import parse
+
+    return list(parse(sentence))
+
+
+def sentence_predicates(sentence: str) -> list[str]:
+    """The sentence's verbs (with their auxiliaries when they stand right before them) and main
+    copulas, exactly as the sentence writes them."""
+    out: list[str] = []
+    for t in _tokens(sentence):
+        if t.pos_ == "VERB" or (t.pos_ == "AUX" and t.dep_ == "ROOT"):
+            aux = sorted((c for c in t.children if c.dep_ in ("aux", "auxpass") and c.i < t.i), key=lambda c: c.i)
+            start = aux[0].idx if aux and all(b.i == a.i + 1 for a, b in zip(aux + [t], (aux + [t])[1:])) else t.idx
+            out.append(sentence[start:t.idx + len(t.text)])
+    return list(dict.fromkeys(out))
+
+
+def sentence_phrases(sentence: str, limit: int = 8) -> list[str]:
+    from factgrain.agent.reader import parse
+
+    return list(dict.fromkeys(c.text for c in parse(sentence).noun_chunks))[:limit]
+
+
+def _repair_predicate(value: str, sentence: str) -> tuple[str, int] | None:
+    """The predicate as the sentence writes it, with its offset: the whole phrase when it is there,
+    else one alternative of 'is/was', else its longest word that the sentence has ('was released'
+    -> 'released' in 'has been released')."""
+    value = value.strip().strip("'\"")
+    if not value:
+        return None
+    candidates = [value] + [p.strip() for p in re.split(r"\s*/\s*", value) if "/" in value]
+    for c in candidates:
+        span = locate_word(c, sentence)
+        if span is not None:
+            return span.text, span.start
+    for w in sorted(set(re.findall(r"[\w'-]+", value)), key=len, reverse=True):
+        if w.lower() in _COPULA and len(value.split()) > 1:
+            continue  # 'was released': the copula is not the predicate, 'released' is
+        span = locate_word(w, sentence)
+        if span is not None:
+            return span.text, span.start
+    return None
+
+
+def _pos_at(sentence: str, start: int, end: int) -> list[str]:
+    return [t.pos_ for t in _tokens(sentence) if t.idx < end and t.idx + len(t.text) > start]
+
+
+def ground(qa: QADraft, sentence: str) -> str | None:
+    """Tie one pair to the sentence (repairing the predicate's form); the problem in words, or None."""
+    answer = qa.answer.strip()
+    found = locate(answer, sentence)
+    if found is None:
+        return (f"the answer {answer!r} is not a phrase of the sentence; copy the answer exactly from the "
+                "sentence text")
+    if len(answer) >= 0.9 * len(sentence.strip()) and len(sentence.split()) > 4:
+        return f"the answer {answer[:40]!r}... is the whole sentence; answer with the short phrase the question asks about"
+    pred = _repair_predicate(qa.predicate, sentence)
+    if pred is None:
+        return (f"the predicate {qa.predicate!r} is not in the sentence; write the verb or noun exactly as the "
+                "sentence does")
+    text, at = pred
+    pos = _pos_at(sentence, at, at + len(text))
+    if pos and all(p in _NOT_PREDICATES for p in pos):
+        return (f"{text!r} is not a predicate (it is a {pos[-1].lower()}); the predicate is the verb or noun the "
+                "phrase belongs to")
+    if found.start <= at and at + len(text) <= found.end and found.text.lower() == text.lower():
+        return f"the answer {answer!r} is the predicate itself; answer with one of its arguments"
+    q = qa.question.strip().lower()
+    if not any(re.match(rf"(?:\w+\s+){{0,2}}{w}\b", q) for w in WH_WORDS):
+        return f"the question {qa.question!r} does not open with who, what, when, where, why or how"
+    from factgrain.agent.lint import _QUESTION_FILLER, words
+
+    asked = words(q)
+    if not [w for w in asked if w not in _QUESTION_FILLER] and len(asked) < 3:
+        return (f"the question {qa.question!r} names no predicate; ask about the predicate, e.g. 'where did someone "
+                "fall?'")
+    qa.predicate, qa.answer = text, found.text
+    last = text.split()[-1].lower()
+    qa._predicate_type = "copular" if last in _COPULA else ("nominal" if pos and pos[-1] in ("NOUN", "PROPN") else "verbal")
+    qa._predicate_at, qa._answer_at = at, found.start
+    return None
+
+
+def fix_message(sentence: str, problems: list[str]) -> str:
+    """What was wrong and how to fix it, with the sentence's own predicates and phrases."""
+    problems = list(dict.fromkeys(problems))  # the same mistake once
+    lines = problems[:MAX_LISTED_PROBLEMS] or ["the reply lists no QA pair, but the sentence states something"]
+    more = len(problems) - MAX_LISTED_PROBLEMS
+    if more > 0:
+        lines.append(f"({more} more pairs with the same kind of problem)")
+    preds = sentence_predicates(sentence)
+    phrases = sentence_phrases(sentence)
+    hint = "Give at least one pair. Copy predicates and answers exactly from the sentence."
+    if preds:
+        hint += " Its predicates: " + ", ".join(repr(p) for p in preds[:8]) + "."
+    if phrases:
+        hint += " Phrases that can be answers: " + ", ".join(repr(p) for p in phrases) + "."
+    return "; ".join(lines) + ". " + hint
