@@ -4,7 +4,7 @@ import factgrain
 from factgrain.agent.evaluator import Evaluator
 from factgrain.agent.verifiers.llm import p_yes
 from factgrain.backends.scripted import ScriptedBackend
-from factgrain.errors import ConfigurationError, InputError
+from factgrain.errors import ConfigurationError, InputError, StructuredOutputError
 from tests.scripted import QAS, REF, TEXT, qa_backend
 
 
@@ -34,9 +34,16 @@ def test_reference_comes_before_the_unit_for_prefix_caching():
     assert all(p.startswith(prefix) for p in prompts) and REF in prefix
 
 
-def test_no_units_is_explicit():
+def test_a_model_that_never_gives_a_unit_is_an_error_naming_the_sentence():
+    # an empty reply for a sentence with content is re-asked, then a failure; all sentences failing is an error
     backend = qa_backend({})
-    report = factgrain.check(TEXT, REF, model=backend, verifier="llm", span_mode="free")
+    with pytest.raises(StructuredOutputError, match=r"every decomposition call failed .*sentence 0"):
+        factgrain.check(TEXT, REF, model=backend, verifier="llm", span_mode="free")
+
+
+def test_no_units_is_explicit():
+    # the offline reader finds no predicate in a courtesy: a report that says so, not a silent score
+    report = factgrain.check("Thanks!", REF, verifier="lexical", span_mode="parse")
     assert report.scores.status == "no_units" and report.scores.consistency is None
 
 
