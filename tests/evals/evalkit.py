@@ -16,8 +16,11 @@ def p_of(statement: str) -> float:
 
 def qas_for(sentence: str) -> list[dict]:
     words = re.findall(r"[A-Za-z]{3,}", sentence)
-    if len(words) < 3:
+    if not words:
         return []
+    if len(words) < 3:  # a fragment ("Steve Jobs."): one pair about the name it gives
+        return [{"predicate": words[-1], "predicate_type": "nominal", "question": f"who is {words[-1]}?",
+                 "answer": words[0]}]
     return [{"predicate": words[1], "predicate_type": "verbal", "question": f"who {words[1]} something?",
              "answer": words[0]},
             {"predicate": words[1], "predicate_type": "verbal", "question": f"what did someone {words[1]}?",

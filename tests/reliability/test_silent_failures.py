@@ -128,11 +128,13 @@ async def test_every_call_refused_is_an_error_not_an_empty_report(kind):
     assert info.value.exit_code == 4
 
 
-async def test_one_failed_sentence_beside_one_without_units_is_a_report_not_an_error():
-    qas = {"Ada visited Paris in 1850.": []}  # this sentence legitimately yields nothing
-    endpoint = FakeEndpoint(qas, faults=on_sentence("400", "Bob visited Rome", "structured"))
+async def test_one_failed_sentence_beside_one_with_units_is_a_report_not_an_error():
+    # (an empty reply for a sentence with content is itself a failure since issue 15, so the other
+    # sentence here decomposes normally)
+    endpoint = FakeEndpoint(QAS, faults=on_sentence("400", "Bob visited Rome", "structured"))
     report = await Evaluator(backend_for(endpoint), verifier="llm").acheck(TEXT, REF)
-    assert report.scores.units == 0 and report.scores.failed_sentences == 1
+    assert report.scores.units > 0 and report.scores.failed_sentences == 1
+    assert all(r.unit.sentence_index == 0 for r in report.results)
     assert any("Bob visited Rome" in w and "injected" in w for w in report.warnings)
 
 
@@ -295,7 +297,7 @@ def test_jsonl_rows_without_units_are_counted_and_scored_by_the_stated_policy(tm
 
     rows = [{"id": "a", "text": "Ada visited Paris.", "reference": "Ada visited Paris.", "label": 1},
             {"id": "b", "text": "Bob visited Rome.", "reference": "Ada visited Paris.", "label": 0},
-            {"id": "c", "text": "The weather is nice.", "reference": "Ada visited Paris.", "label": 1}]
+            {"id": "c", "text": "Thanks!", "reference": "Ada visited Paris.", "label": 1}]  # no content: no unit
     write_rows(tmp_path / "rows.jsonl", rows)
     with LocalServer() as srv:
         result = run_eval("jsonl", split="dev", out=tmp_path / "out",

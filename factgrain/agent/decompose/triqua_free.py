@@ -114,7 +114,7 @@ class TriQuaDecomposition(BaseModel):
 def qualifier_lead(relation: str) -> QualifierKind | None:
     """The qualifier type when a relation is nothing but a qualifier's opening word ('because of',
     'according to', 'after'); None for a real relation."""
-    from factgrain.agent.decompose.triqua_rules import LEADS
+    from factgrain.agent.decompose.triqua_parse import LEADS
 
     words = tuple(relation.lower().split())
     kind = LEADS.get(words)
