@@ -334,11 +334,15 @@ def _raise_if_all_failed(stage: str, failures: list[failed_calls.Failure], doc: 
     mine = [f for f in failures if f.stage == stage]
     if not mine or expected == 0 or got > 0:
         return
-    if stage == "decompose":  # every sentence must have failed, not merely yielded no unit
+    if stage == "decompose":  # every sentence with content must have failed, not merely yielded no unit
+        from factgrain.agent.decompose.context import has_content
+
         failed = {i for f in mine for i in f.sentences}
-        if not set(range(expected)) <= failed:
+        # a courtesy ("Thanks!") is never sent to a model, so it cannot stand for a success
+        needed = {s.index for s in doc.sentences if has_content(s.text)} or set(range(expected))
+        if not needed <= failed:
             return
-        what, count = "decomposition", f"{len(failed)} of {expected} sentences"
+        what, count = "decomposition", f"{len(failed)} of {len(needed)} sentences"
     else:
         if len(mine) < expected:
             return

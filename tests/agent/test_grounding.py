@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 import factgrain
+from factgrain.errors import FactgrainError
 from factgrain.agent.decompose.base import get_decomposer
 from factgrain.agent.decompose.claims import ClaimList, ungrounded
 from factgrain.agent.decompose.qasem import QADecomposition, QASemDecomposer
@@ -64,11 +65,17 @@ async def test_the_small_tier_falls_back_per_sentence_with_a_warning():
 def test_an_empty_model_is_never_silent():
     # issue 14: a model that returns empty lists gave 0 units and no warning
     empty = ScriptedBackend(handler=lambda req: {"qas": [], "claims": [], "facts": []} if req.kind == "structured" else 0.9)
-    for method in ("qasem", "claims:factscore", "claims:veriscore", "triqua"):
-        report = factgrain.check("The bridge opened in 1998.", "The bridge opened in 1998.", model=empty,
-                                 method=method, span_mode="free", verifier="llm")
-        assert report.scores.units == 0 and report.scores.failed_sentences == 1, method
-        assert any("sentence 0" in w or "chunk 0" in w for w in report.warnings), (method, report.warnings)
+    text = "The bridge opened in 1998. Thanks!"  # one sentence with content, one courtesy
+    # VeriScore may find nothing verifiable in a sentence: a report with a warning naming it
+    report = factgrain.check(text, "The bridge opened in 1998.", model=empty, method="claims:veriscore",
+                             span_mode="free", verifier="llm")
+    assert report.scores.units == 0 and any("sentence 0" in w for w in report.warnings), report.warnings
+    for method in ("qasem", "claims:factscore", "triqua"):
+        # the only sentence with content failed: that is an error naming it (issue 14), never an empty report
+        with pytest.raises(FactgrainError, match=r"every decomposition call failed.*The bridge opened") as info:
+            factgrain.check(text, "The bridge opened in 1998.", model=empty, method=method, span_mode="free",
+                            verifier="llm")
+        assert info.value.exit_code == 4, method
 
 
 @pytest.mark.parametrize("claim", ["Tomas Rielo was a cellist.", "May is a month in the year.",

@@ -81,7 +81,9 @@ def test_cli_against_a_separately_started_openai_server(tmp_path):
         if proc.returncode != 0:
             assert proc.returncode == 4 and proc.stdout == "", proc.stderr
             assert "every decomposition call failed" in proc.stderr and "The council approved" in proc.stderr
-        proc = check("--method", "none")  # the sentence itself is the unit: verified by the server
+        # the sentence itself is the unit, verified by the server (a small model's tier would pick the
+        # lexical verifier, so the LLM verifier is asked for)
+        proc = check("--method", "none", "--verifier", "llm")
         assert proc.returncode == 0, proc.stderr
         report = json.loads(proc.stdout)
         assert report["model"] == "openai/smollm" and report["verifier"].startswith("llm:openai/smollm")
