@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import gzip
 import json
-import time
 
 import pytest
 
@@ -65,10 +64,8 @@ def test_20000_word_reference_every_verdict_cites_a_passage(long_reference, veri
     lines = [ln for ln in ref.split("\n") if 60 < len(ln) < 200 and ln.count(".") == 1 and ln.endswith(".")]
     picked = [lines[len(lines) // 10], lines[len(lines) // 2], lines[-5]]
     text = " ".join(picked)
-    t0 = time.perf_counter()
     report = factgrain.check(text, ref, model=auto_backend(), verifier=verifier, span_mode="free")
-    elapsed = time.perf_counter() - t0
-    assert len(report.verdicts) >= 3 and elapsed < 60
+    assert len(report.verdicts) >= 3
     for result in report.results:
         for v in result.verdicts:
             assert v.evidence, v
@@ -128,13 +125,13 @@ def test_skip_uncovered_saves_the_llm_call():
     assert {r.unit.answer: r.status for r in report.results}["Laura Muir"] == "supported"
 
 
-def test_default_lexical_verification_of_40_units_is_fast(data_dir):
-    """`check` with the bundled model verifies with the lexical verifier; 40 units take well under a
-    second (the bound here is loose because test machines are shared)."""
+def test_lexical_verification_of_40_units_makes_no_model_call(data_dir):
+    """40 units verified by the lexical verifier: no verification request reaches the backend (its
+    speed is measured by benchmarks/bench_verify.py, not asserted here)."""
     with gzip.open(data_dir / "wice.jsonl.gz", "rt", encoding="utf-8") as fh:
         ref = json.loads(next(fh))["reference"]
     sents = [ln for ln in ref.split("\n") if 80 < len(ln) < 300 and ln.endswith(".") and ln.count(".") == 1][:10]
-    report = factgrain.check(" ".join(sents), ref, model=auto_backend(per_sentence=4), verifier="lexical",
-                             span_mode="free")
+    backend = auto_backend(per_sentence=4)
+    report = factgrain.check(" ".join(sents), ref, model=backend, verifier="lexical", span_mode="free")
     assert len(report.verdicts) == 40 and all(v.verifier == "lexical" for v in report.verdicts)
-    assert report.timings["verify_s"] < 3.0, report.timings
+    assert all(r.kind == "structured" for r in backend.requests)  # decomposition only

@@ -12,7 +12,6 @@ import os
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -26,7 +25,7 @@ from factgrain.backends import usage as usage_meter
 from factgrain.backends.openai_compat import LlamaCppBackend, VLLMBackend
 from factgrain.backends.retry import RetryPolicy
 from factgrain.cli import main
-from factgrain.errors import BackendError, ConfigurationError, FactgrainError, StructuredOutputError
+from factgrain.errors import BackendError, ConfigurationError, StructuredOutputError
 from factgrain.schemas.report import UnitResult
 from factgrain.schemas.units import QAPair
 from factgrain.schemas.verdicts import UnitVerdict
@@ -392,14 +391,13 @@ def test_probe_sends_one_request_per_distinct_endpoint(capsys):
     assert rc == 0 and len(posts) == 1
 
 
-def test_probe_of_a_dead_endpoint_answers_within_seconds():
-    t0 = time.perf_counter()
+def test_probe_of_a_dead_endpoint_is_not_retried():
+    # 4 roles x 5 attempts with back-off took 19 s; the probe now tries each distinct endpoint once
     proc = subprocess.run([sys.executable, "-m", "factgrain", "backends", "--probe", "--model", "vllm/m",
                            "--base-url", f"http://127.0.0.1:{free_port()}/v1"],
                           capture_output=True, text=True, timeout=120, env=subprocess_env(), cwd=REPO)
-    wall = time.perf_counter() - t0
     assert proc.returncode != 0 and "Connect" in proc.stdout + proc.stderr
-    assert wall < 8.0, wall  # python start-up included; 4 roles x 5 attempts took 19 s
+    assert "attempt" not in proc.stdout + proc.stderr  # a retried call would say "after N attempt(s)"
 
 
 # -- 9. vLLM: every attempt in usage; structured_outputs only -------------------------------------
