@@ -64,9 +64,9 @@ def test_factgrain_toml_is_preferred_and_has_top_level_keys(tmp_path):
     assert cfg.model == "openai/toml-model" and cfg.role("reflector")[0] == "vllm/r"
 
 
-def test_nothing_configured_means_the_embedded_default(tmp_path):
+def test_nothing_configured_means_the_offline_default(tmp_path):
     cfg = load_config(cwd=tmp_path, env={})
-    assert cfg.file is None and cfg.role("main")[0] == "embedded/smollm2-135m"
+    assert cfg.file is None and cfg.role("main")[0] == "offline"
     assert find_config_file(tmp_path, env={}) is None
 
 

@@ -135,9 +135,9 @@ def _gguf_size_b(path: Path, meta: dict[str, Any]) -> tuple[float | None, str]:
 
 def classify(backend: Any) -> tuple[TierName, str]:
     """The tier of a backend and the evidence for it."""
-    if backend is None:
-        return "offline", "no model configured"
     provider = getattr(backend, "provider", "")
+    if backend is None or provider == "offline":
+        return "offline", "no model configured"
     model = str(getattr(backend, "model", "") or "")
     if provider == "embedded":
         if model in _BUNDLED:

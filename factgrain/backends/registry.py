@@ -10,6 +10,7 @@ from factgrain.errors import ConfigurationError
 
 # provider -> "module:Class"; imported only when that provider is asked for.
 _PROVIDERS: dict[str, str] = {
+    "offline": "factgrain.backends.offline:OfflineBackend",
     "embedded": "factgrain.backends.embedded:EmbeddedBackend",
     "openai": "factgrain.backends.openai_compat:OpenAICompatBackend",
     "vllm": "factgrain.backends.openai_compat:VLLMBackend",
@@ -18,7 +19,8 @@ _PROVIDERS: dict[str, str] = {
     "langchain": "factgrain.backends.langchain_chat:LangChainChatBackend",
 }
 
-DEFAULT_MODEL = "embedded/smollm2-135m"
+# No model configured: the offline path (spaCy reader + lexical verifier); nothing is called.
+DEFAULT_MODEL = "offline"
 
 
 def register_provider(name: str, target: str) -> None:
@@ -63,7 +65,7 @@ def get_backend(spec: str | Backend | None = None, **options: Any) -> Backend:
     module_name, cls_name = _PROVIDERS[provider].split(":")
     cls = getattr(importlib.import_module(module_name), cls_name)
     options = {k: v for k, v in options.items() if v is not None}
-    if provider == "embedded":
+    if provider in ("embedded", "offline"):
         options.pop("base_url", None)
         options.pop("api_key", None)
         return cls(model or None, **options)

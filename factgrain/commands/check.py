@@ -29,13 +29,13 @@ def add_model_args(p: argparse.ArgumentParser) -> None:
 def add_backend_args(p: argparse.ArgumentParser) -> None:
     """Which model each role uses and which verifier (what ``factgrain backends`` reports on)."""
     g = p.add_argument_group("backend")
-    g.add_argument("--model", help="provider/model, e.g. embedded/smollm2-135m (default), openai/gpt-4o-mini, vllm/<name>, nli/<dir>")
+    g.add_argument("--model", help="provider/model, e.g. embedded/<file.gguf>, vllm/<name>, openai/gpt-4o-mini, nli/<dir> (default: none: the offline reader and lexical verifier, no model call)")
     g.add_argument("--base-url", help="OpenAI-compatible base URL (else FACTGRAIN_BASE_URL / OPENAI_BASE_URL)")
     g.add_argument("--api-key", help="API key (else FACTGRAIN_API_KEY / OPENAI_API_KEY)")
     g.add_argument("--decomposer-model", help="a separate provider/model for decomposition")
     g.add_argument("--reflector-model", help="a separate provider/model for reflection")
     g.add_argument("--verifier-model", help="a separate provider/model for verification")
-    g.add_argument("--verifier", choices=["llm", "lexical", "nli", "fused"], help="verifier (default: lexical with the bundled model, llm otherwise)")
+    g.add_argument("--verifier", choices=["llm", "lexical", "nli", "fused"], help="verifier (default: by the model's tier: lexical offline and for small models, llm for capable ones)")
 
 
 def add_verifier_args(p: argparse.ArgumentParser) -> None:

@@ -58,7 +58,7 @@ def test_the_default_is_offline_and_starts_no_server():
     # a sentence the offline reader decomposes without a model choice: no LLM call, no server
     report = factgrain.check("A man fell in the Annalong Valley while walking.", REF, model=backend)
     assert report.tier["tier"] == "offline" and report.tier["span_mode"] == "parse" and report.usage.calls == 0
-    assert backend._server_url is None
+    assert backend.provider == "offline"  # no embedded server is even constructed
 
 
 def test_a_small_gguf_gets_free_mode_with_fallback_light_reflection_lexical(tmp_path):

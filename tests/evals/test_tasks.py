@@ -210,9 +210,8 @@ def test_reflect_rows_need_the_reflection_stage(data_dir):
         assert [j.id.split("#")[1] for j in task.jobs("dev", limit=1, seed=0)] == ["none", "none+reflect"]
 
 
-# -- CI smoke with the embedded model: a couple of rows per task ---------------------------------
+# -- smoke test of the default (offline) path: a row per task --------------------------------------
 
-@pytest.mark.embedded
 @pytest.mark.parametrize("task,split,opts", [
     ("qasem-table4", "dev", {}),
     ("qasem-decomposer", "dev", {}),
@@ -220,12 +219,12 @@ def test_reflect_rows_need_the_reflection_stage(data_dir):
     ("dilemmas-felm", "test", {"methods": ["none"]}),
     ("dilemmas-bingchat", "test", {"methods": ["none"]}),
 ])
-def test_embedded_smoke(tmp_path, data_dir, monkeypatch, task, split, opts):
-    monkeypatch.setenv("FACTGRAIN_EMBEDDED_THREADS", "1")
+def test_default_offline_smoke(tmp_path, data_dir, task, split, opts):
+    # nothing configured: every task runs on the offline path (spaCy reader, lexical verifier)
     res = run_eval(task, split=split, limit=1, out=tmp_path, task_options=opts, make_plots=False)
     recs = lines(tmp_path)
     assert recs and not [r for r in recs if "error" in r], recs
-    assert recs[0]["run"]["model"] == "embedded/smollm2-135m"
+    assert recs[0]["run"]["model"] == "offline/none"
     assert res.tables[0].rows
     assert task in task_names()
     assert re.search(r"\| (all|none) \|", res.markdown)
