@@ -37,6 +37,8 @@ def _no_progress(monkeypatch, tmp_path):
 @pytest.fixture(scope="session")
 def data_dir() -> Path:
     if not DATA.exists():
+        if os.environ.get("CI"):  # CI has shared/ beside the clone: a missing copy is a broken run, not a skip
+            pytest.fail(f"shared data not found at {DATA} (set FACTGRAIN_DATA_DIR)")
         pytest.skip(f"shared data not found at {DATA}")
     return DATA
 

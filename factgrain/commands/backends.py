@@ -126,13 +126,14 @@ async def _probe(backend: Any) -> tuple[str, bool | None]:
 
 
 def _probe_backend(spec: Any, url: str | None, key: str | None, timeout: float) -> Any:
-    """A backend for one probe: one attempt and a short timeout (the embedded model's first reply
-    includes loading it, so it gets longer)."""
+    """A backend for one probe: one attempt. Only endpoints that answered the reachability check
+    (``--timeout``) get here, so the one generation may take longer: a busy server's first reply
+    (and the embedded model's, which includes loading it) is seconds, not a dead endpoint."""
     from factgrain.backends.registry import get_backend, split_model
     from factgrain.backends.retry import RetryPolicy
 
     if isinstance(spec, str) and split_model(spec)[0] in ("openai", "vllm", "llamacpp", "embedded"):
-        wait = max(timeout, 60.0) if split_model(spec)[0] == "embedded" else timeout
+        wait = max(timeout, 60.0) if split_model(spec)[0] == "embedded" else max(timeout, 30.0)
         return get_backend(spec, base_url=url, api_key=key, retry=RetryPolicy(attempts=1), timeout=wait)
     return get_backend(spec, base_url=url, api_key=key)
 
