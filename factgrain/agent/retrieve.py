@@ -169,7 +169,7 @@ def normalize_sources(reference: Any) -> list[Source]:
 
 # The package's one sentence splitter (spaCy's sentence boundaries plus line breaks as hard
 # boundaries; see agent/segment.py), re-exported here for the packing code and its callers.
-from factgrain.agent.segment import split_sentences  # noqa: E402
+from factgrain.agent.segment import remember_slices, split_sentences  # noqa: E402
 
 
 def _split_long(text: str, start: int, end: int, max_chars: int) -> list[tuple[int, int]]:
@@ -233,6 +233,7 @@ def pack_passages(
     passages: list[Passage] = []
     for src in srcs:
         text = src.text
+        src_first = len(passages)
         units: list[tuple[int, int, int]] = []  # (start, end, sentence_id)
         for sid, (s, e) in enumerate(split_sentences(text)):
             units.extend((a, b, sid) for a, b in _split_long(text, s, e, max_chars))
@@ -274,6 +275,8 @@ def pack_passages(
                     break
                 back = cand
             first = back
+        # the verifier reads each retrieved passage with the parser: hand it slices of this source's parse
+        remember_slices(text, [(p.start, p.end) for p in passages[src_first:]])
     return passages
 
 

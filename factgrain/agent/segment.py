@@ -7,8 +7,10 @@ decomposed with the chunk before it as context (TriQua's document-level setup).
 
 from __future__ import annotations
 
+import bisect
 import re
-from typing import TYPE_CHECKING
+from collections import OrderedDict
+from typing import TYPE_CHECKING, Iterable
 
 from factgrain.errors import InputError
 from factgrain.schemas.spans import Chunk, Document, Sentence
@@ -68,23 +70,107 @@ def parsed_blocks(text: str) -> list[tuple[int, Doc]]:
     made of retrieved passages joins different passages for every unit, and each passage is then read
     once instead of once per unit. No sentence crosses a blank line anyway. A paragraph longer than
     spaCy reads at once is cut at line breaks."""
-    from factgrain.agent.reader import load_pipeline, parse
+    from factgrain.agent.reader import load_pipeline
 
     if not text or not text.strip():
         return []
     limit = load_pipeline().max_length
+    out = []
+    for start, end in _block_ranges(text, limit):
+        out.append(_parsed_block(text, start, end))
+    return out
+
+
+def _block_ranges(text: str, limit: int) -> list[tuple[int, int]]:
+    """The paragraphs of ``text`` that :func:`parsed_blocks` parses one by one (blank lines end them)."""
     out, start = [], 0
     cuts = [m.end() for m in _BLANK_LINE.finditer(text)] + [len(text)]
     for end in cuts:
         while end - start > limit:
             nl = text.rfind("\n", start, start + limit)
             piece_end = nl + 1 if nl > start else start + limit
-            out.append((start, parse(text[start:piece_end])))
+            out.append((start, piece_end))
             start = piece_end
         if text[start:end].strip():
-            out.append((start, parse(text[start:end])))
+            out.append((start, end))
         start = end
     return out
+
+
+def _parsed_block(text: str, start: int, end: int) -> tuple[int, Doc]:
+    from factgrain.agent.reader import parse
+
+    piece = text[start:end]
+    head = _SOURCE_HEADER.match(piece)  # VerifyItem.evidence_text puts "[source <id>] " before each passage
+    for skip in ((0, head.end()) if head else (0,)):
+        for key in dict.fromkeys((piece[skip:], piece[skip:].rstrip())):  # evidence blocks end in a blank line
+            doc = _slice(key)
+            if doc is not None:
+                return start + skip, doc
+    return start, parse(piece)
+
+
+# Retrieved passages are slices of a source that passage packing has already parsed. Parsing each one
+# again as a new text (for the verifier's windows and parse features) costs as much as the source did;
+# instead ``remember_slices`` notes where each passage's paragraphs lie in their source, and the first
+# time one is read its parse is cut out of the source's parse. Bounded like the parse cache.
+_slice_of: "OrderedDict[str, tuple[str, int, int]]" = OrderedDict()  # paragraph -> (source, start, end)
+_slices: "OrderedDict[str, Doc]" = OrderedDict()
+_SLICES_MAX = 4096
+_SOURCE_HEADER = re.compile(r"\[source [^\]\n]*\] ")
+_SLICE_ATTRS = ["TAG", "POS", "MORPH", "LEMMA", "DEP", "HEAD", "ENT_IOB", "ENT_TYPE", "NORM"]
+
+
+def _bounded_put(cache: OrderedDict, key: str, value) -> None:
+    cache[key] = value
+    cache.move_to_end(key)
+    while len(cache) > _SLICES_MAX:
+        cache.popitem(last=False)
+
+
+def remember_slices(text: str, ranges: "Iterable[tuple[int, int]]") -> None:
+    """Note that each ``text[start:end]`` (a passage of ``text``) is a slice of ``text``, so that
+    :func:`parsed_blocks` of the passage (alone, or behind a ``[source <id>]`` header) cuts its
+    paragraphs out of ``text``'s parse instead of parsing them again."""
+    for s, e in ranges:
+        passage = text[s:e]
+        for a, b in _block_ranges(passage, len(passage) + 1):
+            if passage[a:b] not in _slice_of:
+                _bounded_put(_slice_of, passage[a:b], (text, s + a, s + b))
+
+
+def _slice(piece: str) -> "Doc | None":
+    """The parse of ``piece`` cut out of its source's parse, or None (not a remembered slice, or the
+    cut does not reproduce the text exactly)."""
+    doc = _slices.get(piece)
+    if doc is not None or piece not in _slice_of:
+        return doc
+    from spacy.tokens import Doc as _Doc
+
+    from factgrain.agent.reader import load_pipeline, parse
+
+    text, a, b = _slice_of[piece]
+    blocks = _block_ranges(text, load_pipeline().max_length)  # the source's own parse, never a slice
+    k = bisect.bisect_right([s for s, _ in blocks], a) - 1
+    if k < 0 or b > blocks[k][1]:
+        return None
+    off = blocks[k][0]
+    src = parse(text[off:blocks[k][1]])
+    if (a, b) == blocks[k]:
+        return src
+    span = src.char_span(a - off, b - off, alignment_mode="expand")
+    if span is None or len(span) == 0:
+        return None
+    words, spaces = [t.text for t in span], [bool(t.whitespace_) for t in span]
+    for spaces[-1] in (False, True):  # the piece may or may not keep the last token's space
+        sub = _Doc(src.vocab, words=words, spaces=spaces)
+        if sub.text == piece:
+            break
+    else:
+        return None
+    sub.from_array(_SLICE_ATTRS, span.as_doc().to_array(_SLICE_ATTRS))
+    _bounded_put(_slices, piece, sub)
+    return sub
 
 
 def _append_stripped(out: list[tuple[int, int]], text: str, s: int, e: int) -> None:

@@ -20,6 +20,8 @@ Steps:
    picked by the same cross-validation, the decision threshold by balanced
    accuracy on the out-of-fold dev predictions (vetoes applied);
 5. the model is refitted on all kept dev rows and written as JSON;
+   (``--nested-cv`` instead prints an honest dev estimate of this procedure and of two simpler ones,
+   every choice made inside the training folds, grouped by article; it writes nothing)
 6. only then is test touched: per subset BAcc at the tuned threshold and ROC AUC,
    with 95% intervals from an article-level (``source_id``) cluster bootstrap,
    for the model and two baselines with their own thresholds tuned on dev: the
@@ -237,6 +239,80 @@ def oof_probs(X: np.ndarray, y: np.ndarray, folds: np.ndarray, lam: float) -> np
 
 
 # ---------------------------------------------------------------------------
+# nested grouped cross-validation of the fitting procedures (dev only)
+# ---------------------------------------------------------------------------
+
+
+def article_groups(rows: list[dict], n: int = NGRAM) -> np.ndarray:
+    """One group per article: rows of one ``source_id`` and rows whose references share a word n-gram
+    (the same article under another id) are joined, so no fold sees another part of a held-out article."""
+    parent: dict[Any, Any] = {}
+
+    def find(a: Any) -> Any:
+        while parent.setdefault(a, a) != a:
+            a = parent[a]
+        return a
+
+    refs = sorted({r["reference"] or "" for r in rows})
+    grams = {ref: _ngrams(ref, n) for ref in refs}
+    for r in rows:
+        parent[find(("source", r["subset"], r["source_id"]))] = find(("ref", r["reference"] or ""))
+    owner: dict[tuple[str, ...], str] = {}
+    for ref in refs:
+        for gram in grams[ref]:
+            if gram in owner:
+                parent[find(("ref", ref))] = find(("ref", owner[gram]))
+            else:
+                owner[gram] = ref
+    ids: dict[Any, int] = {}
+    return np.array([ids.setdefault(find(("ref", r["reference"] or "")), len(ids)) for r in rows])
+
+
+def nested_cv(X: np.ndarray, y: np.ndarray, groups: np.ndarray, subsets: np.ndarray,
+              seeds: tuple[int, ...] = (0, 1, 2, 3, 4)) -> dict:
+    """Honest dev estimate of each fitting procedure: outer grouped 5-fold CV (fold assignments
+    ``seeds``), every choice (features, lambda, threshold) made on the outer training folds only by
+    inner grouped CV. Procedures: ``backward`` (this module's selection), ``all`` (every candidate,
+    lambda by CV), ``overlap`` (the overlap features alone). Vetoes are applied to every out-of-fold
+    probability. Returns per procedure the per-subset AUC and BAcc (inner-tuned threshold, and the
+    training rows' share of supported units as the threshold) averaged over ``seeds``."""
+    from factgrain.agent.verifiers.lexical_features import _OVERLAP_FEATURES
+
+    candidates = [i for i, n in enumerate(FEATURE_NAMES) if n not in VETOES]
+    procs = {"backward": lambda Xs, ys, gs: select_features(Xs, ys, gs, candidates)[0],
+             "all": lambda Xs, ys, gs: list(candidates),
+             "overlap": lambda Xs, ys, gs: [FEATURE_NAMES.index(n) for n in _OVERLAP_FEATURES]}
+    vetoed = veto_mask(X)
+    names = (*SUBSETS, "all")
+    out: dict[str, dict[str, list]] = {k: {"auc": [], "bacc_tuned": [], "bacc_prior": [], "features": []} for k in procs}
+    for seed in seeds:
+        folds = grouped_folds(groups, seed=seed)
+        for k, proc in procs.items():
+            p, t_tuned, t_prior = np.empty(len(y)), np.empty(len(y)), np.empty(len(y))
+            for f in range(N_FOLDS):
+                tr, te = folds != f, folds == f
+                cols = proc(X[tr], y[tr], groups[tr])
+                inner = grouped_folds(groups[tr], seed=100 + seed)
+                scores = {lam: roc_auc(y[tr], oof_probs(X[tr][:, cols], y[tr], inner, lam)) for lam in LAMBDAS}
+                lam = max(LAMBDAS, key=lambda l: (round(scores[l], 4), l))
+                inner_p = np.where(vetoed[tr], 0.0, oof_probs(X[tr][:, cols], y[tr], inner, lam))
+                t_tuned[te] = best_threshold(y[tr], inner_p)[0]
+                t_prior[te] = y[tr].mean()
+                mu, sd = standardise(X[tr][:, cols])
+                w, b = fit_logistic((X[tr][:, cols] - mu) / sd, y[tr], lam)
+                p[te] = _sigmoid(((X[te][:, cols] - mu) / sd) @ w + b)
+                out[k]["features"].append(len(cols))
+            p = np.where(vetoed, 0.0, p)
+            masks = [subsets == s for s in SUBSETS] + [np.ones(len(y), bool)]
+            out[k]["auc"].append([roc_auc(y[m], p[m]) for m in masks])
+            out[k]["bacc_tuned"].append([balanced_accuracy(y[m], (p[m] >= t_tuned[m]).astype(int)) for m in masks])
+            out[k]["bacc_prior"].append([balanced_accuracy(y[m], (p[m] >= t_prior[m]).astype(int)) for m in masks])
+    return {k: {"subsets": names, **{m: np.mean(v[m], axis=0).tolist() for m in ("auc", "bacc_tuned", "bacc_prior")},
+                "auc_macro_sd_over_seeds": float(np.std(np.mean(np.array(v["auc"])[:, :3], axis=1))),
+                "features_per_fold": v["features"]} for k, v in out.items()}
+
+
+# ---------------------------------------------------------------------------
 # reporting
 # ---------------------------------------------------------------------------
 
@@ -261,6 +337,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--n-boot", type=int, default=1000)
     ap.add_argument("--dev-only", action="store_true",
                     help="fit and print the dev cross-validation figures; do not touch test (for development)")
+    ap.add_argument("--all-features", action="store_true",
+                    help="skip backward elimination: fit every candidate feature (lambda still by grouped CV)")
+    ap.add_argument("--nested-cv", action="store_true",
+                    help="print the nested grouped (article) cross-validation of the fitting procedures on dev "
+                         "and exit; writes nothing, does not touch test")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
 
@@ -277,9 +358,20 @@ def main(argv: list[str] | None = None) -> int:
     # ---- fit on dev only ---------------------------------------------------
     X_all = featurize(dev)
     y = np.array([r["label"] for r in dev], dtype=float)
+    if args.nested_cv:
+        ga = article_groups(dev)
+        print(f"nested grouped CV on {len(y)} dev rows, {len(np.unique(ga))} article groups "
+              f"(outer 5 folds x 5 fold assignments; inner grouped CV for every choice)", file=sys.stderr)
+        for k, r in nested_cv(X_all, y, ga, np.array([row["subset"] for row in dev])).items():
+            fmt = lambda v: " / ".join(f"{100 * x:.1f}" for x in v)  # noqa: E731
+            print(f"{k}: AUC {fmt(r['auc'])} (macro sd over fold assignments {100 * r['auc_macro_sd_over_seeds']:.2f}); "
+                  f"BAcc at inner-tuned threshold {fmt(r['bacc_tuned'])}; at the supported share {fmt(r['bacc_prior'])}; "
+                  f"features per fold {min(r['features_per_fold'])}-{max(r['features_per_fold'])}  "
+                  f"[{' / '.join(r['subsets'])}]", file=sys.stderr)
+        return 0
     g = group_ids(dev)
     candidates = [i for i, n in enumerate(FEATURE_NAMES) if n not in VETOES]
-    kept, trace = select_features(X_all, y, g, candidates)
+    kept, trace = (list(candidates), [("(all)", None)]) if args.all_features else select_features(X_all, y, g, candidates)
     names = [FEATURE_NAMES[i] for i in kept]
     X = X_all[:, kept]
     vetoed = veto_mask(X_all)

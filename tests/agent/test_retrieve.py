@@ -322,3 +322,24 @@ def test_measure_wice_recall_on_tiny_file(tmp_path):
     assert packed["full"][0] == 1.0  # the whole 4-line reference fits one passage
     table = format_recall_table(res)
     assert table.startswith("| granularity | query | full@1 | full@6 |")
+
+
+def test_retrieved_passages_reuse_the_source_parse():
+    """A passage is cut out of its source's parse, not parsed again: the verifier reads the passage
+    (alone or behind a "[source <id>]" header) with the same tokens, sentences and entities."""
+    from factgrain.agent import reader, segment
+
+    source = " ".join(f"Report {i} was written by Anna Lee in Paris on Monday." for i in range(60))
+    source += "\n\nA second paragraph follows. It names Berlin."
+    passages = pack_passages(source, max_chars=300)
+    assert len(passages) > 3
+    for p in passages[1:3] + passages[-1:]:
+        for evidence_text, shift in ((p.text, 0), (f"[source 0] {p.text}\n\n", len("[source 0] "))):
+            blocks = segment.parsed_blocks(evidence_text)
+            assert p.text not in reader._cache  # never parsed as a text of its own
+            assert blocks[0][0] == shift
+            assert all(evidence_text[off:off + len(doc.text)] == doc.text for off, doc in blocks)
+            spans = segment.split_sentences(evidence_text)
+            assert [evidence_text[a:b] for a, b in spans] == [p.text[a:b] for a, b in segment.split_sentences(p.text)]
+    doc = segment.parsed_blocks(passages[1].text)[0][1]
+    assert {e.text for e in doc.ents} >= {"Anna Lee", "Paris"} and all(t.lemma_ for t in doc)
