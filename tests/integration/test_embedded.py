@@ -75,7 +75,9 @@ def test_cli_against_a_separately_started_openai_server(tmp_path):
                               timeout=300, env=env)
         assert proc.returncode == 0, proc.stderr
         report = json.loads(proc.stdout)
-        assert report["model"] == "openai/smollm" and report["verifier"].startswith("llm:openai/smollm")
+        # 'smollm' names a small model family: the small tier (free decomposition, lexical verifier)
+        assert report["model"] == "openai/smollm" and report["tier"]["tier"] == "small"
+        assert report["verifier"].startswith("lexical")
         assert report["scores"]["status"] in ("ok", "no_units")
     finally:
         server.stdin.close()
