@@ -86,7 +86,8 @@ def test_cli_against_a_separately_started_openai_server(tmp_path):
         proc = check("--method", "none", "--verifier", "llm")
         assert proc.returncode == 0, proc.stderr
         report = json.loads(proc.stdout)
-        assert report["model"] == "openai/smollm" and report["verifier"].startswith("llm:openai/smollm")
+        assert report["model"] == "openai/smollm" and report["tier"]["tier"] == "small"  # 'smollm': a small family
+        assert report["verifier"].startswith("llm:openai/smollm")  # asked for; the small tier's default is lexical
         assert report["scores"]["status"] == "ok"
     finally:
         server.stdin.close()

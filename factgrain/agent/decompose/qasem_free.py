@@ -114,55 +114,113 @@ def sentence_phrases(sentence: str, limit: int = 8) -> list[str]:
     return list(dict.fromkeys(c.text for c in parse(sentence).noun_chunks))[:limit]
 
 
-def _repair_predicate(value: str, sentence: str) -> tuple[str, int] | None:
-    """The predicate as the sentence writes it, with its offset: the whole phrase when it is there,
-    else one alternative of 'is/was', else its longest word that the sentence has ('was released'
-    -> 'released' in 'has been released')."""
+def _occurrences(phrase: str, sentence: str) -> list[int]:
+    """Start offsets of ``phrase`` as whole words in the sentence (case-insensitive)."""
+    words = phrase.split()
+    if not words:
+        return []
+    pattern = re.compile(r"(?<!\w)" + r"\s+".join(re.escape(w) for w in words) + r"(?!\w)", re.IGNORECASE)
+    return [m.start() for m in pattern.finditer(sentence)]
+
+
+def _located_predicate(value: str, sentence: str) -> list[tuple[str, int]]:
+    """Every place the predicate the model wrote can stand for: the whole phrase, one alternative of
+    'is/was', else its longest word that the sentence has ('was released' -> 'released' in 'has
+    been released')."""
     value = value.strip().strip("'\"")
     if not value:
-        return None
+        return []
     candidates = [value] + [p.strip() for p in re.split(r"\s*/\s*", value) if "/" in value]
     for c in candidates:
-        span = locate_word(c, sentence)
-        if span is not None:
-            return span.text, span.start
+        hits = _occurrences(c, sentence)
+        if hits:
+            return [(sentence[h:h + len(c)], h) for h in hits]
     for w in sorted(set(re.findall(r"[\w'-]+", value)), key=len, reverse=True):
         if w.lower() in _COPULA and len(value.split()) > 1:
             continue  # 'was released': the copula is not the predicate, 'released' is
-        span = locate_word(w, sentence)
-        if span is not None:
-            return span.text, span.start
-    return None
+        hits = _occurrences(w, sentence)
+        if hits:
+            return [(sentence[h:h + len(w)], h) for h in hits]
+    return []
+
+
+def _verb_group(sentence: str, start: int, end: int) -> tuple[str, int]:
+    """The predicate itself inside a phrase the model wrote: the main verb with the auxiliaries
+    right before it ('could take up to six months' -> 'could take', 'to stay' -> 'stay'), the verb
+    an auxiliary belongs to ('is' in 'is dynamically typed' -> 'typed'), else the last noun."""
+    toks = [t for t in _tokens(sentence) if t.idx < end and t.idx + len(t.text) > start]
+    verbs = [t for t in toks if t.pos_ == "VERB"]
+    head = None
+    if verbs:
+        head = verbs[-1] if len(verbs) > 1 and toks[0].pos_ in ("ADP", "SCONJ") else verbs[0]
+    elif len(toks) == 1 and toks[0].pos_ == "AUX" and toks[0].dep_ in ("aux", "auxpass") and toks[0].head.pos_ == "VERB":
+        head = toks[0].head  # the auxiliary of a verb: the verb is the predicate
+    elif len(toks) > 1:
+        head = next((t for t in reversed(toks) if t.pos_ in ("NOUN", "PROPN", "AUX", "ADJ")), None)
+    if head is None:
+        return sentence[start:end], start
+    first = head
+    for t in reversed([t for t in toks if t.i < head.i]):
+        if t.i == first.i - 1 and t.pos_ == "AUX":
+            first = t
+        else:
+            break
+    a, b = first.idx, head.idx + len(head.text)
+    return sentence[a:b], a
 
 
 def _pos_at(sentence: str, start: int, end: int) -> list[str]:
     return [t.pos_ for t in _tokens(sentence) if t.idx < end and t.idx + len(t.text) > start]
 
 
+def _answer_span(answer: str, sentence: str):
+    """The answer as whole words of the sentence ('you' must not match inside 'your')."""
+    found = locate(answer, sentence)
+    if found is None:
+        return None
+    edge_ok = (found.start == 0 or not sentence[found.start - 1].isalnum() or not found.text[:1].isalnum()) and \
+        (found.end == len(sentence) or not sentence[found.end].isalnum() or not found.text[-1:].isalnum())
+    if edge_ok:
+        return found
+    return locate_word(answer, sentence) if _occurrences(answer, sentence) else None
+
+
+_META = re.compile(r"\b(?:the|this) (?:sentence|subject|object|predicate|text)\b")
+
+
 def ground(qa: QADraft, sentence: str) -> str | None:
     """Tie one pair to the sentence (repairing the predicate's form); the problem in words, or None."""
     answer = qa.answer.strip()
-    found = locate(answer, sentence)
+    found = _answer_span(answer, sentence)
     if found is None:
         return (f"the answer {answer!r} is not a phrase of the sentence; copy the answer exactly from the "
                 "sentence text")
     if len(answer) >= 0.9 * len(sentence.strip()) and len(sentence.split()) > 4:
         return f"the answer {answer[:40]!r}... is the whole sentence; answer with the short phrase the question asks about"
-    pred = _repair_predicate(qa.predicate, sentence)
-    if pred is None:
+    places = [_verb_group(sentence, at, at + len(t)) for t, at in _located_predicate(qa.predicate, sentence)]
+    if not places:
         return (f"the predicate {qa.predicate!r} is not in the sentence; write the verb or noun exactly as the "
                 "sentence does")
-    text, at = pred
+    # the occurrence outside the answer, nearest to it: an argument never holds its own predicate
+    outside = [(t, at) for t, at in places if at + len(t) <= found.start or at >= found.end]
+    if not outside:
+        return f"the answer {answer!r} holds the predicate {places[0][0]!r}; answer with one of its arguments"
+    text, at = min(outside, key=lambda p: abs(p[1] - found.start))
     pos = _pos_at(sentence, at, at + len(text))
     if pos and all(p in _NOT_PREDICATES for p in pos):
         return (f"{text!r} is not a predicate (it is a {pos[-1].lower()}); the predicate is the verb or noun the "
                 "phrase belongs to")
-    if found.start <= at and at + len(text) <= found.end and found.text.lower() == text.lower():
-        return f"the answer {answer!r} is the predicate itself; answer with one of its arguments"
     q = qa.question.strip().lower()
     if not any(re.match(rf"(?:\w+\s+){{0,2}}{w}\b", q) for w in WH_WORDS):
         return f"the question {qa.question!r} does not open with who, what, when, where, why or how"
-    from factgrain.agent.lint import _QUESTION_FILLER, words
+    if _META.search(q):
+        return f"the question {qa.question!r} asks about the sentence; ask about an argument of the predicate"
+    from factgrain.agent.lint import _QUESTION_FILLER, content_words, words
+
+    said = content_words(found.text)
+    if said and set(said) <= set(content_words(q)):
+        return (f"the question {qa.question!r} already holds its answer {found.text!r}; put 'someone' or "
+                "'something' where the answer goes")
 
     asked = words(q)
     if not [w for w in asked if w not in _QUESTION_FILLER] and len(asked) < 3:
