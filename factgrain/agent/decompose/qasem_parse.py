@@ -428,6 +428,9 @@ def _subject_of(verb: "Token", depth: int = 0) -> tuple["Token", tuple[int, int]
         if c.dep_ in SUBJ:
             if c.lower_ in _REL_PRONOUNS and verb.dep_ == "relcl":
                 noun = verb.head
+                described = _described(noun, depth)
+                if described is not None:
+                    return described
                 return noun, _phrase(noun, drop=("relcl",))
             if c.dep_ in ("csubj", "csubjpass"):
                 return c, _edges(list(c.subtree))
@@ -437,11 +440,9 @@ def _subject_of(verb: "Token", depth: int = 0) -> tuple["Token", tuple[int, int]
     if dep in ("relcl", "acl") and head.pos_ in ("NOUN", "PROPN", "PRON", "NUM"):
         if any(c.dep_ in OBJ and c.lower_ in _REL_PRONOUNS for c in verb.children):
             return None  # 'the book that he wrote': the head noun is the object, not the subject
-        if head.dep_ == "attr" and head.head.lemma_ == "be":
-            # 'Doug Sheehan is an actor born in ...': the one described was born
-            described = _subject_of(head.head, depth + 1)
-            if described is not None and described[1] is not None:
-                return described
+        described = _described(head, depth)
+        if described is not None:
+            return described
         return head, _phrase(head, drop=(dep,))
     if dep == "conj" and head.pos_ in ("VERB", "AUX"):
         before = verb.doc[verb.i - 1] if verb.i > 0 else None
@@ -465,6 +466,22 @@ def _subject_of(verb: "Token", depth: int = 0) -> tuple["Token", tuple[int, int]
     if dep == "pcomp" and head.head.pos_ in ("VERB", "AUX"):
         return _subject_of(head.head, depth + 1)
     return None
+
+
+def _described(noun: "Token", depth: int) -> tuple["Token", tuple[int, int]] | None:
+    """The subject a copula describes with ``noun``: 'Doug Sheehan is an actor born in ...',
+    'X was a Roman politician who served as consul': the one described is the one who was born,
+    who served (as the gold asks), not the description."""
+    if noun.dep_ not in ("attr", "conj", "appos"):
+        return None
+    while noun.dep_ in ("conj", "appos") and noun.head.i < noun.i:
+        noun = noun.head
+    if noun.dep_ != "attr" or noun.head.lemma_ != "be":
+        return None
+    described = _subject_of(noun.head, depth + 1)
+    if described is None or described[1] is None or described[0].dep_ == "expl":
+        return None
+    return described
 
 
 # Verbs whose object does what their infinitive says ('asked people to pray'); after other verbs
@@ -541,6 +558,10 @@ def verbal_args(verb: "Token") -> list[Arg]:
                 # what one has, becomes or plays is asked with 'what' even when it is a person
                 wh = "what" if verb.lemma_.lower() in ("have", "become", "play", "include") else entity_wh(c)
                 args.append(Arg("object", c, rng, wh))
+        elif d == "acomp" and verb.lemma_ != "be":
+            rng = _phrase(c)  # 'had become unstable', 'has gone viral', 'stay hydrated'
+            if rng:
+                args.append(Arg("object", c, rng, "what"))
         elif d == "attr" and verb.lemma_ != "be":
             rng = _phrase(c)
             if rng:
@@ -601,6 +622,13 @@ def verbal_args(verb: "Token") -> list[Arg]:
                 rng = _edges(list(c.subtree))
                 if rng:
                     args.append(Arg("adjunct", c, rng, wh))
+    if not any(a.role == "object" for a in args):
+        # 'to institute and discontinue any proceedings': the verbs right before 'and' share the
+        # object of the last one
+        nxt = verb.doc[verb.i + 2] if verb.i + 2 < len(verb.doc) else None
+        if nxt is not None and nxt.head.i == verb.i and nxt.dep_ == "conj" and nxt.pos_ == "VERB" \
+                and verb.doc[verb.i + 1].dep_ == "cc":
+            args.extend(a for a in verbal_args(nxt) if a.role == "object" and a.rng[0] > nxt.i)
     if not any(a.role == "adjunct" for a in args):
         # 'has been opened and adjourned after ...': a modifier after the last of coordinated
         # verbs that share a subject belongs to each of them
