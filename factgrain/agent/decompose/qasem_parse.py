@@ -443,6 +443,12 @@ def _subject_of(verb: "Token", depth: int = 0) -> tuple["Token", tuple[int, int]
         described = _described(head, depth)
         if described is not None:
             return described
+        holder = head.head
+        if dep == "acl" and head.dep_ == "dobj" and holder.lemma_.lower() in HOLDING_VERBS \
+                and any(c.dep_ == "aux" and c.lower_ == "to" for c in verb.children):
+            # 'has the power to institute', 'took steps to reduce': the one who has the power
+            # acts, not the power
+            return _subject_of(holder, depth + 1)
         return head, _phrase(head, drop=(dep,))
     if dep == "conj" and head.pos_ in ("VERB", "AUX"):
         before = verb.doc[verb.i - 1] if verb.i > 0 else None
@@ -483,6 +489,9 @@ def _described(noun: "Token", depth: int) -> tuple["Token", tuple[int, int]] | N
         return None
     return described
 
+
+# Verbs whose object noun's infinitive is done by their subject ('has the right to appeal').
+HOLDING_VERBS = frozenset("have get take make gain win receive lose seek need".split())
 
 # Verbs whose object does what their infinitive says ('asked people to pray'); after other verbs
 # the infinitive's subject is the verb's own ('used data to identify students').
@@ -975,8 +984,12 @@ def participle_qas(verb: "Token", doc) -> list[ParsedQA]:
         return []
     comps = [c for c in noun.children if c.dep_ == "compound" and verb.i < c.i < noun.i]
     start = comps[0].i if comps else noun.i
+    end = noun.i
+    full = _phrase(noun, drop=("relcl", "acl"))
+    if full is not None:
+        end = max(end, full[1])  # 'increased risk of emphysema ...': the noun with what follows it
     wh = entity_wh(noun)
-    return [ParsedQA(verb.text, "verbal", f"{wh} was {verb.lower_}?", doc[start:noun.i + 1].text, verb.idx,
+    return [ParsedQA(verb.text, "verbal", f"{wh} was {verb.lower_}?", _text(doc, (start, end))[0], verb.idx,
                      doc[start].idx, "subject")]
 
 
