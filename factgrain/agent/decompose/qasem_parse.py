@@ -953,6 +953,39 @@ def nominal_qas(noun: "Token", doc) -> list[ParsedQA]:
             if w in ("when", "where", "why"):
                 add(f"{w} was something {vf.participle(verb)}?" if not intransitive else f"{w} did something {verb}?",
                     c, _edges(list(c.subtree)), "adjunct")
+    if not out and _derived(noun) and noun.dep_ in ("nsubj", "nsubjpass", "dobj") and noun.head.pos_ == "VERB":
+        # 'A controlled explosion has been carried out at Cardiff University': an event noun with
+        # no argument of its own happened where and when the verb it is the subject or object of did
+        for a in verbal_args(noun.head):
+            if a.role == "adjunct" and a.wh in ("where", "when") and a.rng[0] > noun.i:
+                add(f"{a.wh} was something {vf.participle(verb)}?" if not intransitive else
+                    f"{a.wh} did something {verb}?", a.head, a.rng, "adjunct")
+    return out
+
+
+def title_qas(title: "Token", doc) -> list[ParsedQA]:
+    """A title before a person's name ('Wales head coach Warren Gatland', 'Chelsea manager
+    Antonio Conte'): QANom asks the title as a verb - who coaches? -> Warren Gatland; and the
+    team or body named before the title - who does someone coach? -> Wales."""
+    name = title.head
+    if title.dep_ != "compound" or name.ent_type_ != "PERSON" or name.pos_ != "PROPN" or title.i > name.i:
+        return []
+    low = title.lemma_.lower()
+    verb = NOUN_VERB.get(low) or agent_noun_verb(title) or (low if low in _verb_lemmas() else None)
+    if verb is None or low in NOT_EVENTS:
+        return []
+    out = []
+    name_rng = _edges([t for t in name.subtree if title.i < t.i <= name.i])
+    if name_rng is not None:
+        text, at = _text(doc, name_rng)
+        out.append(ParsedQA(title.text, "nominal", f"who {vf.past(verb)} something?", text, title.idx, at, "subject"))
+    for c in title.children:
+        if c.i < title.i and c.dep_ in ("compound", "nmod", "amod", "poss") and (
+                c.pos_ == "PROPN" or c.ent_type_ in ("ORG", "GPE", "NORP")):
+            rng = _edges([t for t in c.subtree if t.i < title.i and t.dep_ != "case"])
+            if rng is not None:
+                text, at = _text(doc, rng)
+                out.append(ParsedQA(title.text, "nominal", f"what did someone {verb}?", text, title.idx, at, "object"))
     return out
 
 
@@ -1071,7 +1104,7 @@ def read_qas(text: str) -> list[ParsedQA]:
                 ans, at = _text(doc, a.rng)
                 out.append(ParsedQA(tok.text, "verbal", q, ans, tok.idx, at, a.role))
         elif tok.pos_ == "NOUN":
-            out.extend(nominal_qas(tok, doc))
+            out.extend(title_qas(tok, doc) or nominal_qas(tok, doc))
         elif tok.dep_ == "amod" and tok.pos_ == "VERB":
             out.extend(participle_qas(tok, doc))
         elif tok.lower_ in PREPOSITION_VERBS and tok.dep_ == "prep":
