@@ -767,7 +767,9 @@ def copular_qas(be: "Token", doc) -> list[ParsedQA]:
     first = _complements(be)[0]
     c_short = _question_words(_text(doc, _phrase(first, drop=("conj", "cc", "prep", "relcl", "acl")) or (first.i, first.i))[0])
     ph = "someone" if wh == "who" else "something"
-    for c in list(be.children) + list(first.children):
+    # a place or time on the copula itself ('was unanimous in 2019'); one on the complement is
+    # already in the question ('a host in Cleveland'), and asking it again only repeats it
+    for c in be.children:
         if c.dep_ != "prep":
             continue
         w = prep_wh(c, be)
