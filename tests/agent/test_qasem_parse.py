@@ -132,3 +132,43 @@ def test_check_in_parse_mode_makes_no_model_call(method):
     assert units, "the copular sentence must yield a unit"
     words = " ".join(str(u.model_dump()) for u in units)
     assert "unanimous" in words
+
+
+@pytest.mark.parametrize("sentence,expected", [
+    # a relative clause on a copula's description: the one described did it
+    ("Maria Lopez was a Spanish engineer who designed bridges.",
+     [("designed", "who designed something?", "Maria Lopez")]),
+    # the adjective after a non-copular verb is its argument
+    ("The chemicals had become unstable.", [("become", "what had something become?", "unstable")]),
+    # 'X and Y <object>': both verbs take the object
+    ("The court can hear and dismiss appeals.", [("hear", "what can someone hear?", "appeals"),
+                                                 ("dismiss", "what can someone dismiss?", "appeals")]),
+    # a title before a name is asked as its verb
+    ("Arsenal manager Mikel Arteta praised the players.", [("manager", "who managed something?", "Mikel Arteta")]),
+    # an event noun with no argument of its own happened where its verb did
+    ("An evacuation was ordered in the harbour district.",
+     [("evacuation", "where was something evacuated?", "in the harbour district")]),
+    # an adjectival participle's answer keeps the phrase after its noun
+    ("Engineers found damaged sections of the wall.", [("damaged", "what was damaged?", "sections of the wall")]),
+    # the infinitive on the object of 'have' is done by the one who has it
+    ("The mayor has the authority to close the schools.", [("close", "who closed something?", "The mayor")]),
+    # an adverbial clause's answer stops before its own condition
+    ("Drivers must stop while crossing the bridge unless the light is green.",
+     [("stop", "when must someone stop?", "while crossing the bridge")]),
+])
+def test_parse_structures_added_after_the_first_measurement(sentence, expected):
+    got = qas(sentence)
+    for item in expected:
+        assert item in got, (item, got)
+
+
+@pytest.mark.parametrize("sentence,absent", [
+    # a possessor alone does not make a verb-spelled noun an event, and a career is not a person
+    ("She described her career.", lambda p, q, a: p == "career" or q.startswith("who did")),
+    # frequency adverbs are not times
+    ("He often visits the museum.", lambda p, q, a: a == "often"),
+])
+def test_parse_does_not_emit(sentence, absent):
+    got = qas(sentence)
+    assert got, "the sentence must still yield pairs"
+    assert not [x for x in got if absent(*x)], got

@@ -236,6 +236,8 @@ def is_person(tok: "Token") -> bool:
         return True
     if tok.pos_ != "NOUN" or len(low) <= 4:
         return False
+    if low in NOT_PEOPLE_ER:
+        return False  # 'career', 'tower': spelled like agent nouns, never people
     if low.endswith(PERSON_ENDINGS) or (low.endswith(PERSON_SUFFIXES) and len(low) > 5):
         return True
     # an agent noun of a verb: 'defender', 'director' (not 'tower', 'soccer', 'cancer')
@@ -460,6 +462,12 @@ def _subject_of(verb: "Token", depth: int = 0) -> tuple["Token", tuple[int, int]
             while noun.head.i < verb.i and noun.head.pos_ in ("NOUN", "PROPN") and noun.dep_ in ("compound", "amod"):
                 noun = noun.head
             return noun, _edges([t for t in noun.subtree if t.i < verb.i])
+        if head.dep_ == "relcl" and verb.tag_ == "VB" and head.tag_ != "VB":
+            # 'to identify students who may be struggling ... and offer support': a bare verb
+            # the parser joined to a relative clause's -ing verb belongs with the infinitive above
+            up = next((a for a in head.ancestors if a.tag_ == "VB" and a.pos_ == "VERB"), None)
+            if up is not None:
+                return _subject_of(up, depth + 1)
         return _subject_of(head, depth + 1)
     if dep == "xcomp":
         obj = next((c for c in head.children if c.dep_ in ("dobj",) and c.i < verb.i), None)
