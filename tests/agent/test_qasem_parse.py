@@ -172,3 +172,18 @@ def test_parse_does_not_emit(sentence, absent):
     got = qas(sentence)
     assert got, "the sentence must still yield pairs"
     assert not [x for x in got if absent(*x)], got
+
+
+def test_hyphenated_verb_prefix_is_read_as_the_verb_and_kept_in_the_spans():
+    got = qas("She co-founded a small charity and was re-elected in 2019.")
+    assert ("co-founded", "who founded something?", "She") in got
+    assert ("co-founded", "what did someone found?", "a small charity") in got
+    assert ("re-elected", "when was someone elected?", "in 2019") in got
+    got = qas("Co-founders of the club met in Leeds.")
+    assert any(p == "met" and a.startswith("Co-founders") for p, _, a in got), got
+
+
+async def test_blanked_prefix_keeps_exact_spans():
+    text = "The pair co-wrote the script."
+    _, units = await decompose(text)  # asserts every span is exact
+    assert {(u.predicate, u.answer) for u in units} >= {("co-wrote", "The pair"), ("co-wrote", "the script")}

@@ -31,7 +31,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from factgrain.agent import verbforms as vf
-from factgrain.agent.reader import load_pipeline, parse, readable_copy
+from factgrain.agent.reader import VERB_PREFIX, load_pipeline, parse, readable_copy
 
 if TYPE_CHECKING:  # pragma: no cover
     from spacy.tokens import Token
@@ -1113,6 +1113,17 @@ def _is_copula(tok: "Token") -> bool:
         c.tag_ == "VBN" and c.pos_ == "VERB" for c in comps)
 
 
+def _hyphenated(verb: "Token") -> tuple[str, int]:
+    """The verb's text and offset, with a prefix the tokenizer split off ('co-founded' is read as
+    'co', '-', 'founded'): the predicate is the whole written word."""
+    doc, i = verb.doc, verb.i
+    if i >= 2 and doc[i - 1].text == "-" and not doc[i - 1].whitespace_ and not doc[i - 2].whitespace_ \
+            and doc[i - 2].text.isalpha():
+        start = doc[i - 2].idx
+        return doc.text[start:verb.idx + len(verb.text)], start
+    return verb.text, verb.idx
+
+
 def read_qas(text: str) -> list[ParsedQA]:
     """Every QA pair of ``text`` (one sentence, or a few), in the order of their predicates."""
     doc = parse(readable_copy(text))  # same length as ``text``: every offset carries over
@@ -1122,16 +1133,26 @@ def read_qas(text: str) -> list[ParsedQA]:
             out.extend(copular_qas(tok, doc))
         elif _is_predicate_verb(tok):
             args = verbal_args(tok)
+            p_text, p_at = _hyphenated(tok)
             for q, a in verbal_questions(tok, args):
                 ans, at = _text(doc, a.rng)
-                out.append(ParsedQA(tok.text, "verbal", q, ans, tok.idx, at, a.role))
+                out.append(ParsedQA(p_text, "verbal", q, ans, p_at, at, a.role))
         elif tok.pos_ == "NOUN":
             out.extend(title_qas(tok, doc) or nominal_qas(tok, doc))
         elif tok.dep_ == "amod" and tok.pos_ == "VERB":
             out.extend(participle_qas(tok, doc))
         elif tok.lower_ in PREPOSITION_VERBS and tok.dep_ == "prep":
             out.extend(preposition_verb_qas(tok, doc))
-    # read the words back from the original text (the parse saw markup as blanks)
-    return [ParsedQA(text[q.predicate_start:q.predicate_start + len(q.predicate)], q.predicate_type, q.question,
-                     text[q.answer_start:q.answer_start + len(q.answer)], q.predicate_start, q.answer_start, q.role)
-            for q in out]
+    # read the words back from the original text (the parse saw markup and verb prefixes as blanks)
+    res = []
+    for q in out:
+        p_at, p_end = _with_prefix(text, q.predicate_start), q.predicate_start + len(q.predicate)
+        a_at, a_end = _with_prefix(text, q.answer_start), q.answer_start + len(q.answer)
+        res.append(ParsedQA(text[p_at:p_end], q.predicate_type, q.question, text[a_at:a_end], p_at, a_at, q.role))
+    return res
+
+
+def _with_prefix(text: str, start: int) -> int:
+    """``start`` moved back over a hyphenated prefix the reader blanked ('co-founded')."""
+    m = VERB_PREFIX.match(text, start - 3) if start >= 3 else None
+    return m.start() if m is not None and m.end() == start else start
