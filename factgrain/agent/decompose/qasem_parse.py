@@ -527,8 +527,16 @@ def _antecedent(pronoun: "Token") -> tuple["Token", tuple[int, int]] | None:
         rng = _phrase(subj, drop=("relcl", "acl"))
         return (subj, rng) if rng else None
     names = [e for e in pronoun.sent.ents if e.label_ in ("PERSON", "ORG") and e.end <= pronoun.i]
+    if pronoun.lower_ in ("he", "she", "him", "her"):
+        # a person's name before an organisation's ('Wales head coach Warren Gatland ... he')
+        names.sort(key=lambda e: e.label_ != "PERSON")
     if names:
-        return names[0].root, (names[0].start, names[0].end - 1)
+        root = names[0].root
+        if root.dep_ in SUBJ + OBJ + ("pobj",) and root.pos_ == "PROPN":
+            rng = _phrase(root, drop=("relcl", "acl", "prep"))  # with its title: 'head coach Warren Gatland'
+            if rng is not None:
+                return root, rng
+        return root, (names[0].start, names[0].end - 1)
     if pronoun.lower_ in ("they", "them"):
         return None
     for tok in pronoun.sent:  # else the first person named by a noun before it: 'a man who ... he'
