@@ -152,6 +152,10 @@ def test_check_in_parse_mode_makes_no_model_call(method):
     ("Engineers found damaged sections of the wall.", [("damaged", "what was damaged?", "sections of the wall")]),
     # the infinitive on the object of 'have' is done by the one who has it
     ("The mayor has the authority to close the schools.", [("close", "who closed something?", "The mayor")]),
+    # coordinated passives share the by-agent
+    ("The film was written and directed by Jane Campion.", [("written", "who wrote something?", "Jane Campion")]),
+    # a possessive pronoun is answered by the subject pronoun it agrees with
+    ("He made his debut in 2019.", [("debut", "who debuted something?", "He")]),
     # an adverbial clause's answer stops before its own condition
     ("Drivers must stop while crossing the bridge unless the light is green.",
      [("stop", "when must someone stop?", "while crossing the bridge")]),

@@ -655,6 +655,12 @@ def verbal_args(verb: "Token") -> list[Arg]:
         if nxt is not None and nxt.head.i == verb.i and nxt.dep_ == "conj" and nxt.pos_ == "VERB" \
                 and verb.doc[verb.i + 1].dep_ == "cc":
             args.extend(a for a in verbal_args(nxt) if a.role == "object" and a.rng[0] > nxt.i)
+    if not any(a.role == "agent" for a in args):
+        # 'scripted and directed by Samuel Van Grinsven': the agent of both
+        nxt = verb.doc[verb.i + 2] if verb.i + 2 < len(verb.doc) else None
+        if nxt is not None and nxt.head.i == verb.i and nxt.dep_ == "conj" and nxt.pos_ == "VERB" \
+                and verb.doc[verb.i + 1].dep_ == "cc" and verb.tag_ == "VBN":
+            args.extend(a for a in verbal_args(nxt) if a.role == "agent")
     if not any(a.role == "adjunct" for a in args):
         # 'has been opened and adjourned after ...': a modifier after the last of coordinated
         # verbs that share a subject belongs to each of them
@@ -899,7 +905,11 @@ def _possessor(pronoun: "Token") -> tuple["Token", tuple[int, int]] | None:
         return None
     root = pronoun.sent.root
     subj = next((c for c in root.children if c.dep_ in ("nsubj", "nsubjpass") and c.i < pronoun.i), None)
-    if subj is None or subj.pos_ == "PRON" or entity_wh(subj, acting=True) != "who":
+    if subj is not None and subj.pos_ == "PRON":
+        # 'He made his debut': the subject pronoun that agrees with the possessive
+        agrees = {"his": "he", "her": "she", "their": "they"}[pronoun.lower_] == subj.lower_
+        return (subj, (subj.i, subj.i)) if agrees else None
+    if subj is None or entity_wh(subj, acting=True) != "who":
         return None
     rng = _phrase(subj, drop=("relcl", "acl"))
     return (subj, rng) if rng else None
