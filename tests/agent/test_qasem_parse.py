@@ -169,6 +169,8 @@ def test_parse_structures_added_after_the_first_measurement(sentence, expected):
 @pytest.mark.parametrize("sentence,absent", [
     # a possessor alone does not make a verb-spelled noun an event, and a career is not a person
     ("She described her career.", lambda p, q, a: p == "career" or q.startswith("who did")),
+    # a fronted connective is not an argument of the verb
+    ("In addition to his radio work, Mark has appeared on television.", lambda p, q, a: "addition" in a),
     # frequency adverbs are not times
     ("He often visits the museum.", lambda p, q, a: a == "often"),
 ])

@@ -626,6 +626,8 @@ def verbal_args(verb: "Token") -> list[Arg]:
                 rng = _edges(list(c.subtree))
                 if rng:
                     args.append(Arg("adjunct", pobj, rng, wh))
+            elif _fronted_connective(c, verb):
+                continue  # 'In addition to his radio work, he has appeared ...'
             else:
                 rng = _phrase(pobj) if pobj.dep_ == "pobj" else _edges(list(pobj.subtree))
                 if rng:
@@ -682,6 +684,21 @@ def _clause_range(clause: "Token") -> tuple[int, int] | None:
         return _edges(list(clause.subtree))
     cut = inner[0].left_edge.i
     return _edges([t for t in clause.subtree if t.i < cut])
+
+
+def _fronted_connective(prep: "Token", verb: "Token") -> bool:
+    """A phrase with no wh-word of its own fronted before the verb and closed by a comma, whose
+    noun is bare and takes a preposition itself ('In addition to ...,', 'In spite of ...,'):
+    a connective of the sentence, not an argument of the verb."""
+    if prep.i > verb.i:
+        return False
+    pobj = next((x for x in prep.children if x.dep_ == "pobj"), None)
+    if pobj is None or any(x.dep_ in ("det", "poss", "amod", "nummod") for x in pobj.children):
+        return False
+    if not any(x.dep_ == "prep" and x.i > pobj.i for x in pobj.children):
+        return False
+    after = prep.right_edge.i + 1
+    return after < len(prep.doc) and prep.doc[after].text == ","
 
 
 LIFT_PREPS = frozenset("in at on off near".split())
