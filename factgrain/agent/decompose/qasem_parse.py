@@ -1013,10 +1013,12 @@ def nominal_qas(noun: "Token", doc) -> list[ParsedQA]:
     if not out and _derived(noun) and noun.dep_ in ("nsubj", "nsubjpass", "dobj") and noun.head.pos_ == "VERB":
         # 'A controlled explosion has been carried out at Cardiff University': an event noun with
         # no argument of its own happened where and when the verb it is the subject or object of did
-        for a in verbal_args(noun.head):
-            if a.role == "adjunct" and a.wh in ("where", "when") and a.rng[0] > noun.i:
-                add(f"{a.wh} was something {vf.participle(verb)}?" if not intransitive else
-                    f"{a.wh} did something {verb}?", a.head, a.rng, "adjunct")
+        borrowed = [a for a in verbal_args(noun.head) if a.role == "adjunct" and a.wh in ("where", "when")
+                    and a.rng[0] > noun.i]
+        phrases = [a for a in borrowed if a.head.dep_ in ("pobj", "npadvmod")]
+        for a in phrases or borrowed:  # a phrase rather than a clause of its own, when there is one
+            add(f"{a.wh} was something {vf.participle(verb)}?" if not intransitive else
+                f"{a.wh} did something {verb}?", a.head, a.rng, "adjunct")
     return out
 
 
