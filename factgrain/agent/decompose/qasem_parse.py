@@ -1031,8 +1031,8 @@ def title_qas(title: "Token", doc) -> list[ParsedQA]:
         return []
     low = title.lemma_.lower()
     verb = NOUN_VERB.get(low) or agent_noun_verb(title) or (low if low in _verb_lemmas() else None)
-    if verb is None or low in NOT_EVENTS:
-        return []
+    if verb is None or low in NOT_EVENTS or low in OCCUPATIONS:
+        return []  # 'Prime Minister X', 'Officer X': an occupation, not someone doing the verb
     out = []
     name_rng = _edges([t for t in name.subtree if title.i < t.i <= name.i])
     if name_rng is not None:
