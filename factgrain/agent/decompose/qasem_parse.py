@@ -120,7 +120,7 @@ OCCUPATIONS = frozenset("actor actress painter sculptor author doctor officer se
                         "professor minister member editor counselor counsellor".split())
 
 PLACE_NOUNS = frozenset("""
-city town village country state county region area street road hospital home house school court
+place city town village country state county region area street road hospital home house school court
 prison station airport park church building office river sea lake island border camp field stadium
 valley mountain coast centre center district capital province airport hotel restaurant shop
 film films series show production episode programme program movie drama opera album gallery stage
