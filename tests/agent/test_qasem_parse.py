@@ -152,6 +152,9 @@ def test_check_in_parse_mode_makes_no_model_call(method):
     ("Engineers found damaged sections of the wall.", [("damaged", "what was damaged?", "sections of the wall")]),
     # the infinitive on the object of 'have' is done by the one who has it
     ("The mayor has the authority to close the schools.", [("close", "who closed something?", "The mayor")]),
+    # the one a verb is done to is a person ('trainee'), a drink is not ('coffee')
+    ("The company hired a trainee.", [("hired", "who did someone hire?", "a trainee")]),
+    ("She drank coffee.", [("drank", "what did someone drink?", "coffee")]),
     # coordinated passives share the by-agent
     ("The film was written and directed by Jane Campion.", [("written", "who wrote something?", "Jane Campion")]),
     # a possessive pronoun is answered by the subject pronoun it agrees with

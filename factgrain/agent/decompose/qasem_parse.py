@@ -240,7 +240,10 @@ def is_person(tok: "Token") -> bool:
         return False  # 'career', 'tower': spelled like agent nouns, never people
     if low.endswith(PERSON_ENDINGS) or (low.endswith(PERSON_SUFFIXES) and len(low) > 5):
         return True
-    # an agent noun of a verb: 'defender', 'director' (not 'tower', 'soccer', 'cancer')
+    # an agent noun of a verb: 'defender', 'director' (not 'tower', 'soccer', 'cancer'); the one a
+    # verb is done to: 'employee', 'trainee', 'detainee' (not 'coffee', 'degree')
+    if low.endswith("ee") and any(v in _verb_lemmas() for v in (low[:-2], low[:-1])):
+        return True
     return agent_noun_verb(tok) is not None or low in OCCUPATIONS
 
 
