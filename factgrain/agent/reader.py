@@ -140,11 +140,15 @@ def _latin(ch: str) -> bool:
 VERB_PREFIX = re.compile(r"(?<![\w-])(?:[Cc]o|[Rr]e)-(?=[a-z]{3,})")
 
 
+# List bullets: the parser takes a '•' for the sentence's verb and the real verb after it for a noun.
+_BULLETS = str.maketrans({ch: " " for ch in "•◦▪▫‣⁃∙●○■□➢➤►"})
+
+
 def readable_copy(text: str) -> str:
-    """What the English pipeline reads of ``text``: markup blanked, hyphenated verb prefixes
-    (``co-``, ``re-``) blanked, and letters of non-Latin scripts blanked too (it would only
+    """What the English pipeline reads of ``text``: markup and list bullets blanked, hyphenated
+    verb prefixes (``co-``, ``re-``) blanked, and letters of non-Latin scripts blanked too (it would only
     guess at them), every character in its place."""
-    masked = VERB_PREFIX.sub(lambda m: " " * len(m.group()), mask_markup(text))
+    masked = VERB_PREFIX.sub(lambda m: " " * len(m.group()), mask_markup(text)).translate(_BULLETS)
     if masked.isascii():
         return masked
     return "".join(ch if _latin(ch) else " " for ch in masked)

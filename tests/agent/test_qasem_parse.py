@@ -196,3 +196,9 @@ async def test_blanked_prefix_keeps_exact_spans():
     text = "The pair co-wrote the script."
     _, units = await decompose(text)  # asserts every span is exact
     assert {(u.predicate, u.answer) for u in units} >= {("co-wrote", "The pair"), ("co-wrote", "the script")}
+
+
+async def test_list_bullet_is_not_read_as_the_verb():
+    text = "• Talk to a friend about your worries."
+    _, units = await decompose(text)  # asserts every span is exact
+    assert any(u.predicate == "Talk" for u in units), [(u.predicate, u.question, u.answer) for u in units]
