@@ -174,6 +174,9 @@ def test_parse_structures_added_after_the_first_measurement(sentence, expected):
     ("She described her career.", lambda p, q, a: p == "career" or q.startswith("who did")),
     # a fronted connective is not an argument of the verb
     ("In addition to his radio work, Mark has appeared on television.", lambda p, q, a: "addition" in a),
+    # 'he' never stands for an organisation
+    ("In a YouTube video, he announced his retirement.", lambda p, q, a: p == "announced" and "YouTube" in a
+     and q.startswith("who")),
     # frequency adverbs are not times
     ("He often visits the museum.", lambda p, q, a: a == "often"),
 ])

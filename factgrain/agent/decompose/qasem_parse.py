@@ -531,8 +531,9 @@ def _antecedent(pronoun: "Token") -> tuple["Token", tuple[int, int]] | None:
         return (subj, rng) if rng else None
     names = [e for e in pronoun.sent.ents if e.label_ in ("PERSON", "ORG") and e.end <= pronoun.i]
     if pronoun.lower_ in ("he", "she", "him", "her"):
-        # a person's name before an organisation's ('Wales head coach Warren Gatland ... he')
-        names.sort(key=lambda e: e.label_ != "PERSON")
+        # a person, never an organisation ('Wales head coach Warren Gatland ... he'; 'in an
+        # Instagram post, he revealed' is not Instagram)
+        names = [e for e in names if e.label_ == "PERSON"]
     if names:
         root = names[0].root
         if root.dep_ in SUBJ + OBJ + ("pobj",) and root.pos_ == "PROPN":
