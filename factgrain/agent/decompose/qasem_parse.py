@@ -1028,8 +1028,8 @@ def nominal_qas(noun: "Token", doc) -> list[ParsedQA]:
 
 def title_qas(title: "Token", doc) -> list[ParsedQA]:
     """A title before a person's name ('Wales head coach Warren Gatland', 'Chelsea manager
-    Antonio Conte'): QANom asks the title as a verb - who coaches? -> Warren Gatland; and the
-    team or body named before the title - who does someone coach? -> Wales."""
+    Antonio Conte'): QANom asks the title as a verb - who coached something? -> Warren Gatland;
+    and the team or body the parse joins to the title - what did someone coach? -> Wales."""
     name = title.head
     if title.dep_ != "compound" or name.ent_type_ != "PERSON" or name.pos_ != "PROPN" or title.i > name.i:
         return []
