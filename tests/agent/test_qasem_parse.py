@@ -155,6 +155,8 @@ def test_check_in_parse_mode_makes_no_model_call(method):
     # the one a verb is done to is a person ('trainee'), a drink is not ('coffee')
     ("The company hired a trainee.", [("hired", "who did someone hire?", "a trainee")]),
     ("She drank coffee.", [("drank", "what did someone drink?", "coffee")]),
+    # a verb-spelled noun with a 'for' phrase is an event
+    ("The council announced plans for a new bridge.", [("plans", "what was planned?", "a new bridge")]),
     # coordinated passives share the by-agent
     ("The film was written and directed by Jane Campion.", [("written", "who wrote something?", "Jane Campion")]),
     # a possessive pronoun is answered by the subject pronoun it agrees with

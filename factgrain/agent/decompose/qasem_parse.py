@@ -905,11 +905,12 @@ def _light_verb(noun: "Token") -> "Token | None":
 
 def suffix_free_event(noun: "Token") -> bool:
     """A noun spelled like its verb ('support', 'end') counts as an event only with an argument
-    that events take: 'of' + a phrase, a compound patient, or a light verb's subject. A possessor
+    that events take: 'of' or 'for' + a phrase ('plans for a tower'), a compound patient, or a
+    light verb's subject. A possessor
     alone is not enough: 'his career', 'her eyes', 'their work' are things people have far more
     often than events (on dev, with the NOT_EVENTS list emptied to mimic unseen words, possessor-
     only nouns were almost all spurious predicates)."""
-    return any(c.dep_ == "prep" and c.lower_ == "of" for c in noun.children) \
+    return any(c.dep_ == "prep" and (c.lower_ == "of" or c.lower_ == "for" and c.i > noun.i) for c in noun.children) \
         or _light_verb(noun) is not None or _compound_patient(noun) is not None
 
 
