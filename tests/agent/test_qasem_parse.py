@@ -157,6 +157,8 @@ def test_check_in_parse_mode_makes_no_model_call(method):
     ("She drank coffee.", [("drank", "what did someone drink?", "coffee")]),
     # a verb-spelled noun with a 'for' phrase is an event
     ("The council announced plans for a new bridge.", [("plans", "what was planned?", "a new bridge")]),
+    # an event noun that is a copula's subject happens where the copula places it
+    ("Gambling should be illegal in public parks.", [("Gambling", "where was something gambled?", "in public parks")]),
     # coordinated passives share the by-agent
     ("The film was written and directed by Jane Campion.", [("written", "who wrote something?", "Jane Campion")]),
     # a possessive pronoun is answered by the subject pronoun it agrees with

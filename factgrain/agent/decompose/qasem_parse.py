@@ -1015,7 +1015,7 @@ def nominal_qas(noun: "Token", doc) -> list[ParsedQA]:
             if w in ("when", "where", "why"):
                 add(f"{w} was something {vf.participle(verb)}?" if not intransitive else f"{w} did something {verb}?",
                     c, _edges(list(c.subtree)), "adjunct")
-    if not out and _derived(noun) and noun.dep_ in ("nsubj", "nsubjpass", "dobj") and noun.head.pos_ == "VERB":
+    if not out and _derived(noun) and noun.dep_ in ("nsubj", "nsubjpass", "dobj") and noun.head.pos_ in ("VERB", "AUX"):
         # 'A controlled explosion has been carried out at Cardiff University': an event noun with
         # no argument of its own happened where and when the verb it is the subject or object of did
         borrowed = [a for a in verbal_args(noun.head) if a.role == "adjunct" and a.wh in ("where", "when")
