@@ -134,10 +134,21 @@ def _latin(ch: str) -> bool:
     return ch.isascii() or not ch.isalpha() or unicodedata.name(ch, "").startswith("LATIN")
 
 
+# A verbal prefix joined by a hyphen ('co-founded', 're-elected'): the small pipeline splits it
+# into three tokens and then misparses the sentence ('co' becomes the verb). Blanked, the verb
+# reads as itself; the decomposers put the prefix back into the spans they return.
+VERB_PREFIX = re.compile(r"(?<![\w-])(?:[Cc]o|[Rr]e)-(?=[a-z]{3,})")
+
+
+# List bullets: the parser takes a '•' for the sentence's verb and the real verb after it for a noun.
+_BULLETS = str.maketrans({ch: " " for ch in "•◦▪▫‣⁃∙●○■□➢➤►"})
+
+
 def readable_copy(text: str) -> str:
-    """What the English pipeline reads of ``text``: markup blanked and letters of non-Latin
-    scripts blanked too (it would only guess at them), every character in its place."""
-    masked = mask_markup(text)
+    """What the English pipeline reads of ``text``: markup and list bullets blanked, hyphenated
+    verb prefixes (``co-``, ``re-``) blanked, and letters of non-Latin scripts blanked too (it would only
+    guess at them), every character in its place."""
+    masked = VERB_PREFIX.sub(lambda m: " " * len(m.group()), mask_markup(text)).translate(_BULLETS)
     if masked.isascii():
         return masked
     return "".join(ch if _latin(ch) else " " for ch in masked)

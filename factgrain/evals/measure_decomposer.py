@@ -7,7 +7,8 @@ matches a gold QA of the same response when the predicate is the same token and 
 IOU is >= 0.3, one to one (the QASem parser's scoring).
 
 Figures: predicate recall, QA precision / recall / F1, QAs per sentence, the wh-word agreement on
-matched pairs, and decomposition speed (sentences per second).
+matched pairs, and decomposition speed (sentences per second); then the same per subset (and, with
+``--halves``, per fixed half of the split).
 
     python -m factgrain.evals.measure_decomposer --split dev                     # offline spaCy reader
     python -m factgrain.evals.measure_decomposer --split dev --span-mode free --model openai/...
@@ -119,6 +120,35 @@ async def measure(split: str, model: str | None = None, *, limit: int | None = N
     return summarize(records), records
 
 
+def half_of(record_id: str, subset: str, ids_by_subset: dict[str, list[str]]) -> str:
+    """'A' or 'B': a fixed split of a split's responses, stratified by subset (the responses of
+    each subset ordered by a hash of their id, alternately). Rules are developed on one half and
+    checked not to drop on the other, a held-out check inside dev."""
+    return "AB"[ids_by_subset[subset].index(record_id) % 2]
+
+
+def breakdown(records: list[dict[str, Any]], *, halves: bool = False) -> dict[str, Any]:
+    """Figures per subset and, with ``halves``, per half (see :func:`half_of`)."""
+    import hashlib
+
+    def short(s: dict[str, Any]) -> dict[str, Any]:
+        return {k: round(s[k], 4) if isinstance(s[k], float) else s[k]
+                for k in ("responses", "predicate_recall", "qa_precision", "qa_recall", "qa_f1", "wh_agreement")}
+
+    out: dict[str, Any] = {}
+    for sub in sorted({r["subset"] for r in records}):
+        out[sub] = short(summarize([r for r in records if r["subset"] == sub]))
+    if halves:
+        ids: dict[str, list[str]] = {}
+        for r in records:
+            ids.setdefault(r["subset"], []).append(r["id"])
+        for sub in ids:
+            ids[sub].sort(key=lambda i: hashlib.md5(i.encode()).hexdigest())
+        for h in "AB":
+            out[f"half_{h}"] = short(summarize([r for r in records if half_of(r["id"], r["subset"], ids) == h]))
+    return out
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--split", default="dev", choices=["dev", "test"])
@@ -126,6 +156,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--limit", type=int)
     ap.add_argument("--span-mode", default="parse", choices=["parse", "free", "enum"])
     ap.add_argument("--records", help="write one JSON line per response here")
+    ap.add_argument("--halves", action="store_true",
+                    help="also print two fixed halves of the split (stratified by subset), to check that a rule "
+                         "developed on one half does not lose on the other")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     summary, records = asyncio.run(measure(args.split, args.model, limit=args.limit, span_mode=args.span_mode))
@@ -137,6 +170,7 @@ def main(argv: list[str] | None = None) -> None:
             for rec in records:
                 fh.write(json.dumps(rec) + "\n")
     print(json.dumps({k: round(v, 4) if isinstance(v, float) else v for k, v in summary.items()}, indent=1))
+    print(json.dumps({"by_subset": breakdown(records, halves=args.halves)}))
 
 
 if __name__ == "__main__":

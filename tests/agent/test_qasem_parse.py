@@ -132,3 +132,80 @@ def test_check_in_parse_mode_makes_no_model_call(method):
     assert units, "the copular sentence must yield a unit"
     words = " ".join(str(u.model_dump()) for u in units)
     assert "unanimous" in words
+
+
+@pytest.mark.parametrize("sentence,expected", [
+    # a relative clause on a copula's description: the one described did it
+    ("Maria Lopez was a Spanish engineer who designed bridges.",
+     [("designed", "who designed something?", "Maria Lopez")]),
+    # the adjective after a non-copular verb is its argument
+    ("The chemicals had become unstable.", [("become", "what had something become?", "unstable")]),
+    # 'X and Y <object>': both verbs take the object
+    ("The court can hear and dismiss appeals.", [("hear", "what can someone hear?", "appeals"),
+                                                 ("dismiss", "what can someone dismiss?", "appeals")]),
+    # a title before a name is asked as its verb
+    ("Arsenal manager Mikel Arteta praised the players.", [("manager", "who managed something?", "Mikel Arteta")]),
+    # an event noun with no argument of its own happened where its verb did
+    ("An evacuation was ordered in the harbour district.",
+     [("evacuation", "where was something evacuated?", "in the harbour district")]),
+    # an adjectival participle's answer keeps the phrase after its noun
+    ("Engineers found damaged sections of the wall.", [("damaged", "what was damaged?", "sections of the wall")]),
+    # the infinitive on the object of 'have' is done by the one who has it
+    ("The mayor has the authority to close the schools.", [("close", "who closed something?", "The mayor")]),
+    # the one a verb is done to is a person ('trainee'), a drink is not ('coffee')
+    ("The company hired a trainee.", [("hired", "who did someone hire?", "a trainee")]),
+    ("She drank coffee.", [("drank", "what did someone drink?", "coffee")]),
+    # a verb-spelled noun with a 'for' phrase is an event
+    ("The council announced plans for a new bridge.", [("plans", "what was planned?", "a new bridge")]),
+    # an event noun that is a copula's subject happens where the copula places it
+    ("Gambling should be illegal in public parks.", [("Gambling", "where was something gambled?", "in public parks")]),
+    # coordinated passives share the by-agent
+    ("The film was written and directed by Jane Campion.", [("written", "who wrote something?", "Jane Campion")]),
+    # a possessive pronoun is answered by the subject pronoun it agrees with
+    ("He made his debut in 2019.", [("debut", "who debuted something?", "He")]),
+    # an adverbial clause's answer stops before its own condition
+    ("Drivers must stop while crossing the bridge unless the light is green.",
+     [("stop", "when must someone stop?", "while crossing the bridge")]),
+])
+def test_parse_structures_added_after_the_first_measurement(sentence, expected):
+    got = qas(sentence)
+    for item in expected:
+        assert item in got, (item, got)
+
+
+@pytest.mark.parametrize("sentence,absent", [
+    # a possessor alone does not make a verb-spelled noun an event, and a career is not a person
+    ("She described her career.", lambda p, q, a: p == "career" or q.startswith("who did")),
+    # a fronted connective is not an argument of the verb
+    ("In addition to his radio work, Mark has appeared on television.", lambda p, q, a: "addition" in a),
+    # 'he' never stands for an organisation
+    ("In a YouTube video, he announced his retirement.", lambda p, q, a: p == "announced" and "YouTube" in a
+     and q.startswith("who")),
+    # frequency adverbs are not times
+    ("He often visits the museum.", lambda p, q, a: a == "often"),
+])
+def test_parse_does_not_emit(sentence, absent):
+    got = qas(sentence)
+    assert got, "the sentence must still yield pairs"
+    assert not [x for x in got if absent(*x)], got
+
+
+def test_hyphenated_verb_prefix_is_read_as_the_verb_and_kept_in_the_spans():
+    got = qas("She co-founded a small charity and was re-elected in 2019.")
+    assert ("co-founded", "who founded something?", "She") in got
+    assert ("co-founded", "what did someone found?", "a small charity") in got
+    assert ("re-elected", "when was someone elected?", "in 2019") in got
+    got = qas("Co-founders of the club met in Leeds.")
+    assert any(p == "met" and a.startswith("Co-founders") for p, _, a in got), got
+
+
+async def test_blanked_prefix_keeps_exact_spans():
+    text = "The pair co-wrote the script."
+    _, units = await decompose(text)  # asserts every span is exact
+    assert {(u.predicate, u.answer) for u in units} >= {("co-wrote", "The pair"), ("co-wrote", "the script")}
+
+
+async def test_list_bullet_is_not_read_as_the_verb():
+    text = "• Talk to a friend about your worries."
+    _, units = await decompose(text)  # asserts every span is exact
+    assert any(u.predicate == "Talk" for u in units), [(u.predicate, u.question, u.answer) for u in units]

@@ -219,4 +219,13 @@ def facts(text: str, max_facts: int = 8) -> list[ParsedFact]:
         if fact is not None:
             out.append(fact)
     out.extend(_appositions(doc))
+    for fact in out:  # a verb prefix the reader blanked ('co-founded') belongs to the relation
+        if fact.relation is not None:
+            a, b = fact.relation
+            start = qp._with_prefix(text, a)
+            if start != a:
+                fact.relation_text = text[start:a] + fact.relation_text
+                fact.relation = (start, b)
+            elif fact.relation_text == doc.text[a:b] and "-" in text[a:b] and fact.relation_text != text[a:b]:
+                fact.relation_text = text[a:b]  # 'was re-elected', read back from the original
     return out[:max_facts]

@@ -1,0 +1,26 @@
+"""The decomposer-only measurement: the per-subset and per-half breakdown used to check a rule
+developed on one half of dev against the other."""
+
+from factgrain.evals.measure_decomposer import breakdown, summarize
+
+
+def record(i, subset, matched, n_pred=4, n_gold=5):
+    return {"id": f"r{i}", "subset": subset, "n_sentences": 1, "n_gold": n_gold, "n_pred": n_pred,
+            "matched": matched, "wh_same": matched, "gold_predicates": 2, "hit_predicates": 1 + (matched > 2)}
+
+
+def test_halves_partition_each_subset_and_add_up_to_the_whole():
+    records = [record(i, sub, i % 4) for i, sub in enumerate(["cliff"] * 6 + ["factscore"] * 5 + ["verifiability"] * 9)]
+    out = breakdown(records, halves=True)
+    assert {"cliff", "factscore", "verifiability", "half_A", "half_B"} <= set(out)
+    assert out["half_A"]["responses"] + out["half_B"]["responses"] == len(records)
+    assert abs(out["half_A"]["responses"] - out["half_B"]["responses"]) <= 3  # one per subset at most
+    assert out["cliff"]["responses"] == 6
+    whole = summarize(records)
+    assert out["verifiability"]["qa_precision"] == round(summarize(records[11:])["qa_precision"], 4)
+    assert 0 < whole["qa_f1"] < 1
+
+
+def test_halves_do_not_depend_on_record_order():
+    records = [record(i, "cliff", i % 3) for i in range(10)]
+    assert breakdown(records, halves=True) == breakdown(list(reversed(records)), halves=True)
