@@ -62,6 +62,19 @@ def gold_of(ex: Any) -> list[dict[str, Any]]:
     return out
 
 
+def predicted_qas(units: list[Any], offsets: Any) -> list[dict[str, Any]]:
+    """The decomposer's QA units in the shape ``match`` compares with the gold: predicate and answer as
+    the response tokens their spans cover."""
+    pred = []
+    for u in units:
+        ps = (u.predicate_span.start, u.predicate_span.end) if u.predicate_span else None
+        ans = (u.answer_span.start, u.answer_span.end) if u.answer_span else None
+        pred.append({"predicate": u.predicate, "type": u.predicate_type.value, "question": u.question, "answer": u.answer,
+                     "sentence": u.sentence_index, "predicate_toks": sorted(covered(ps, offsets)),
+                     "answer_toks": sorted(covered(ans, offsets))})
+    return pred
+
+
 async def score_response(ex: Any, decomposer: Any) -> dict[str, Any]:
     """Decompose one response and compare its QAs with the gold ones."""
     from factgrain.agent.segment import segment
@@ -70,12 +83,7 @@ async def score_response(ex: Any, decomposer: Any) -> dict[str, Any]:
     units = await decomposer.decompose(doc)
     offsets = token_offsets(ex.text, ex.sentence_tokens)
     gold = gold_of(ex)
-    pred = []
-    for u in units:
-        ps = (u.predicate_span.start, u.predicate_span.end) if u.predicate_span else None
-        ans = (u.answer_span.start, u.answer_span.end) if u.answer_span else None
-        pred.append({"predicate": u.predicate, "type": u.predicate_type.value, "question": u.question, "answer": u.answer,
-                     "predicate_toks": sorted(covered(ps, offsets)), "answer_toks": sorted(covered(ans, offsets))})
+    pred = predicted_qas(units, offsets)
     pairs = match(gold, pred)
     gold_preds = {g["predicate_tok"] for g in gold}
     hit = {t for t in gold_preds if any(t in p["predicate_toks"] for p in pred)}

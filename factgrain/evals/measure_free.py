@@ -25,8 +25,8 @@ async def measure(split: str, model: str, *, limit: int | None, cache: bool, fal
     from factgrain.agent.decompose.qasem import QASemDecomposer
     from factgrain.agent.segment import segment
     from factgrain.evals.datasets import load_responses
-    from factgrain.evals.measure_decomposer import build_backend, gold_of
-    from factgrain.evals.tasks.qasem_decomposer import covered, match, token_offsets
+    from factgrain.evals.measure_decomposer import build_backend, gold_of, predicted_qas
+    from factgrain.evals.tasks.qasem_decomposer import match, token_offsets
 
     if model.startswith("scripted/"):
         backend = build_backend(model)
@@ -48,13 +48,8 @@ async def measure(split: str, model: str, *, limit: int | None, cache: bool, fal
             seconds = time.perf_counter() - t0
             offsets = token_offsets(ex.text, ex.sentence_tokens)
             gold = gold_of(ex)
-            pred = []
-            for u in units:
-                ps = (u.predicate_span.start, u.predicate_span.end) if u.predicate_span else None
-                ans = (u.answer_span.start, u.answer_span.end) if u.answer_span else None
-                pred.append({"predicate": u.predicate, "question": u.question, "answer": u.answer,
-                             "sentence": u.sentence_index, "source": dec.sentence_sources.get(u.sentence_index, "?"),
-                             "predicate_toks": sorted(covered(ps, offsets)), "answer_toks": sorted(covered(ans, offsets))})
+            pred = [{**qa, "source": dec.sentence_sources.get(qa["sentence"], "?")}
+                    for qa in predicted_qas(units, offsets)]
             pairs = match(gold, pred)
             content = [s.index for s in doc.sentences if has_content(s.text)]
             with_units = {u.sentence_index for u in units}
