@@ -79,6 +79,20 @@ def error_kinds(result: UnitResult) -> str:
     return "/".join(kinds)
 
 
+def tier_line(report: Report) -> str:
+    """The paths the check took and why ('tier offline · spans parse · reflect light · ...'), or ''
+    for a report written before tiers existed."""
+    t = report.tier
+    if not t:
+        return ""
+    parts = [f"tier {t.get('tier', '?')}"]
+    for key, label in (("span_mode", "spans"), ("reflect_mode", "reflect"), ("fallback", "fall-back")):
+        if t.get(key):
+            parts.append(f"{label} {t[key]}")
+    line = " · ".join(parts)
+    return f"{line} ({t['reason']})" if t.get("reason") else line
+
+
 def score_line(report: Report) -> str:
     s = report.scores
     if s.status == "no_units":

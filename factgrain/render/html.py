@@ -14,6 +14,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
+from factgrain.render.common import tier_line
 from factgrain.render.html_reflection import reflection_html
 from factgrain.render.html_spans import SEVERITY, Segment, segments
 from factgrain.render.html_units import (
@@ -174,6 +175,8 @@ def details_html(report: Report) -> str:
     rows = [("model", f"<code>{esc(report.model)}</code>"), ("backend", esc(report.backend)),
             ("verifier", esc(report.verifier)), ("method", esc(report.method)),
             ("threshold", esc(f"{report.threshold:g}")), ("schema version", esc(report.schema_version))]
+    if tier_line(report):
+        rows.append(("tier", esc(tier_line(report))))
     rows += [(f"prompt {k}", f"<code>{esc(v)}</code>") for k, v in sorted(report.prompt_versions.items())]
     u = report.usage
     rows.append(("usage", esc(f"{u.calls} calls · {u.prompt_tokens} prompt + {u.completion_tokens} completion tokens"

@@ -10,6 +10,7 @@ from factgrain.render.common import (
     fmt_prob,
     has_components,
     score_line,
+    tier_line,
     unit_label,
 )
 from factgrain.schemas.report import Report
@@ -25,6 +26,7 @@ def render_markdown(report: Report) -> str:
         "",
         f"- model: `{report.model}` · verifier: `{report.verifier}` · schema {report.schema_version}",
         f"- {score_line(report)}",
+        *([f"- {tier_line(report)}"] if tier_line(report) else []),
         "",
         "| id | unit | P(supported) | verdict | detail |",
         "|---|---|---|---|---|",

@@ -14,6 +14,7 @@ from factgrain.render.common import (
     fmt_prob,
     has_components,
     score_line,
+    tier_line,
     unit_label,
 )
 from factgrain.schemas.report import Report
@@ -102,6 +103,8 @@ def render_table(report: Report) -> Group:
         parts.append(Text("\nReflection:", style="bold"))
         parts += [Text(f"  {x}", style="cyan") for x in reflection_lines(report)]
     parts.append(Text("\n" + score_line(report), style="bold"))
+    if tier_line(report):
+        parts.append(Text(tier_line(report), style="dim"))
     for w in report.warnings:
         parts.append(Text(f"warning: {w}", style="yellow"))
     return Group(*parts)

@@ -12,3 +12,15 @@ def test_table_marks_each_failing_answer_once_per_sentence():
     assert "sentence 0 (s0.u0, s0.u1)" in out
     assert "He was airlifted" not in out.split("Where the text is not supported:")[1]
     assert "consistency 0.33 (1/3 supported)" in out
+
+
+def test_every_view_says_which_tier_and_paths_the_check_took():
+    from factgrain.render.html import render_html
+    from factgrain.render.markdown import render_markdown
+
+    report = factgrain.check("The vote was unanimous.", "The council approved the plan by 7 votes to 2.")
+    assert report.tier["tier"] == "offline"
+    line = "tier offline · spans parse · reflect light · fall-back none (no model configured)"
+    assert line in table_text(report, width=200)
+    assert f"- {line}" in render_markdown(report)
+    assert "<th scope=\"row\">tier</th><td>tier offline · spans parse" in render_html(report)
