@@ -35,6 +35,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--endpoints", help="ray engine: comma-separated OpenAI-compatible base URLs")
     p.add_argument("--concurrency", type=int, default=4, help="predictions in flight at once (local engine)")
     p.add_argument("--threshold", type=float, default=0.5, help="P(supported) at or above which a unit is supported")
+    p.add_argument("--span-mode", choices=["auto", "parse", "free"], default="auto",
+                   help="parse: the offline reader writes the units; free: the model does; auto: by the model's tier")
+    p.add_argument("--reflect-mode", choices=["auto", "light", "full"], default="auto",
+                   help="light: one constrained judgment per flagged scope; full: errors, judgment and refinement; "
+                        "auto: by the model's tier")
     p.add_argument("--aggregate", choices=["mean", "min", "harmonic"], default="harmonic",
                    help="how unit probabilities make a text-level score (dilemmas, jsonl)")
     add_cache_args(p, default=True)  # a rerun of an unchanged evaluation makes no LLM call
@@ -84,6 +89,9 @@ def run(args: argparse.Namespace) -> int:
         options["threshold"] = args.threshold
     if args.aggregate != "harmonic":
         options["aggregate"] = args.aggregate
+    for key in ("span_mode", "reflect_mode"):  # the model's tier decides unless forced (part of the fingerprint)
+        if getattr(args, key, "auto") != "auto":
+            options[key] = getattr(args, key)
     if getattr(args, "nli_model", None):
         options["nli_model"] = args.nli_model
     if getattr(args, "skip_uncovered", False):
@@ -112,4 +120,20 @@ def run(args: argparse.Namespace) -> int:
           + (f"; {result.errors} failed" if result.errors else ""), file=sys.stderr)
     for p in result.plots:
         print(f"plot: {p}", file=sys.stderr)
+    if result.errors:
+        # A failed prediction is left out of every figure: say so, with the first cause, so that a
+        # table computed on what is left is never mistaken for the whole run.
+        first = next(r["error"] for r in result_records(result) if "error" in r)
+        everything = result.errors == result.total_records
+        print(f"factgrain: {'error' if everything else 'warning'}: {result.errors} of {result.total_records} "
+              f"predictions failed and are left out of the figures; the first: {first}\n"
+              "(fix the cause and rerun with --retry-errors; finished predictions are kept)", file=sys.stderr)
+        if everything:
+            return 4
     return 0
+
+
+def result_records(result) -> list[dict]:
+    from factgrain.evals.store import PredictionStore
+
+    return PredictionStore(result.out_dir / "predictions.jsonl").read()

@@ -196,3 +196,22 @@ def test_table4_without_a_profile_tunes_the_threshold_on_a_sibling_dev_run(tmp_p
     other = run_eval("qasem-table4", split="test", limit=4, out=tmp_path / "t4-qa-test", settings=settings(),
                      task_options={"styles": ("qa",)}, make_plots=False)
     assert "BAcc cal QA" not in other.tables[0].columns and "No calibrated column" in other.tables[0].note
+
+
+def test_cli_eval_span_mode_is_used_and_part_of_the_run_configuration(tmp_path, data_dir, capsys):
+    from factgrain.cli import main
+
+    out = tmp_path / "dec"
+    rc = main(["eval", "--task", "qasem-decomposer", "--split", "dev", "--limit", "2", "--span-mode", "parse",
+               "--out", str(out), "--no-plots"])
+    assert rc == 0
+    assert json.loads((out / "run.json").read_text())["config"]["options"] == {"span_mode": "parse"}
+    # free mode needs a model: the offline default refuses, and the resume guard names what changed
+    rc = main(["eval", "--task", "qasem-decomposer", "--split", "dev", "--limit", "2", "--span-mode", "free",
+               "--out", str(out), "--no-plots"])
+    err = capsys.readouterr().err
+    assert rc != 0 and "different configuration (options)" in err
+    rc = main(["eval", "--task", "qasem-decomposer", "--split", "dev", "--limit", "2", "--span-mode", "free",
+               "--out", str(tmp_path / "free"), "--no-plots"])
+    err = capsys.readouterr().err
+    assert rc == 4 and "error: 2 of 2 predictions failed" in err and "no model is configured" in err
