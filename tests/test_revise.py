@@ -134,3 +134,22 @@ def test_a_failing_reviser_keeps_round_zero_and_says_why():
     revision = factgrain.revise(TEXT, REF, model=ScriptedBackend(handler=reply), verifier="llm")
     assert revision.stop_reason == "reviser_failed" and len(revision.rounds) == 1
     assert "RevisionEdits" in revision.error and "3 attempt" in revision.error
+
+
+class ClosingPlanted(PlantedBackend):
+    closed: list[str] = []
+
+    async def aclose(self) -> None:
+        ClosingPlanted.closed.append(self.model)
+
+
+def test_revise_closes_the_backends_it_built_and_leaves_a_callers_open(monkeypatch):
+    monkeypatch.setitem(registry._PROVIDERS, "closing", f"{__name__}:ClosingPlanted")  # this very module
+    ClosingPlanted.closed = []
+    revision = factgrain.revise(TEXT, REF, model="closing/checker", reviser_model="closing/reviser", verifier="llm")
+    assert revision.stop_reason == "target_reached"
+    assert sorted(ClosingPlanted.closed) == ["checker", "reviser"]  # built from names here: closed here
+    ClosingPlanted.closed = []
+    mine = ClosingPlanted("mine")
+    factgrain.revise(TEXT, REF, model=mine, verifier="llm")
+    assert ClosingPlanted.closed == []  # an object the caller passed is theirs to close

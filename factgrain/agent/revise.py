@@ -238,6 +238,18 @@ async def arevise(text: str, reference: Any, *, question: str | None = None, mod
 
     ev = evaluator or Evaluator(model, **options)
     reviser: Backend = get_backend(reviser_model) if reviser_model is not None else ev.decomposer_backend
+    try:
+        return await _revise(ev, reviser, text, reference, question=question, target=target, max_rounds=max_rounds,
+                             score=score)
+    finally:  # close what was built here, inside this loop (a caller's evaluator stays open for them)
+        if reviser_model is not None:
+            await reviser.aclose()
+        if evaluator is None:
+            await ev.aclose()
+
+
+async def _revise(ev: Any, reviser: Backend, text: str, reference: Any, *, question: str | None, target: float,
+                  max_rounds: int, score: str) -> Revision:
     report = await ev.acheck(text, reference, question=question)
     rounds = [_round(0, report, score)]
     best = 0
