@@ -73,6 +73,31 @@ def _top_logprobs_of(message: Any) -> list[dict[str, float]] | None:
     return out
 
 
+class _ReplyCut(Exception):
+    """The provider's client refused a reply cut at the token budget (the text so far, if it says)."""
+
+    def __init__(self, exc: Exception):
+        super().__init__(str(exc))
+        completion = getattr(exc, "completion", None)
+        try:
+            self.text = completion.choices[0].message.content or ""
+        except (AttributeError, IndexError):
+            self.text = ""
+        used = getattr(completion, "usage", None)  # the call was made and billed: count it
+        self.usage = Usage(calls=1, prompt_tokens=getattr(used, "prompt_tokens", 0) or 0,
+                           completion_tokens=getattr(used, "completion_tokens", 0) or 0)
+
+
+def _finish_reason(message: Any) -> str | None:
+    """Why the provider stopped, in OpenAI's words ('length' for a reply cut at the budget):
+    OpenAI-style metadata say finish_reason, Anthropic's stop_reason='max_tokens', Ollama's done_reason."""
+    meta = getattr(message, "response_metadata", None) or {}
+    reason = meta.get("finish_reason") or meta.get("stop_reason") or meta.get("done_reason")
+    if reason in ("max_tokens", "length", "MAX_TOKENS"):
+        return "length"
+    return str(reason) if reason else None
+
+
 def extract_json(text: str) -> str:
     """The JSON object inside a reply that may wrap it in a code fence or prose."""
     fenced = re.search(r"```(?:json)?\s*(.*?)```", text, re.DOTALL)
@@ -135,6 +160,8 @@ class LangChainChatBackend(Backend):
         except FactgrainError:
             raise
         except Exception as exc:  # noqa: BLE001 - any provider error becomes one typed error
+            if type(exc).__name__ == "LengthFinishReasonError":  # openai's parse helpers raise on a cut reply
+                raise _ReplyCut(exc) from exc
             raise BackendError(f"{self.name}: {type(exc).__name__}: {exc}") from exc
 
     async def chat(self, messages: Messages, *, max_tokens: int = 256, temperature: float = 0.0,
@@ -146,7 +173,7 @@ class LangChainChatBackend(Backend):
         usage = _usage_of(message)
         usage_meter.record(usage)
         return ChatResult(text=_text_of(message), top_logprobs=_top_logprobs_of(message) if want else None,
-                          finish_reason=(message.response_metadata or {}).get("finish_reason"), usage=usage)
+                          finish_reason=_finish_reason(message), usage=usage)
 
     # -- structured output ---------------------------------------------------------------------
     def _structured_runnable(self, schema: dict[str, Any], max_tokens: int) -> tuple[Any, str]:
@@ -197,11 +224,28 @@ class LangChainChatBackend(Backend):
         history = list(messages)
         attempts = max_retries + 1
         last_text: str | None = None
-        for _ in range(attempts):
-            text, message = await self._structured_reply(history, schema, max_tokens)
-            usage = _usage_of(message)
+        budget, cuts, tries = max_tokens, 0, 0
+        while tries < attempts:
+            tries += 1
+            try:
+                text, message = await self._structured_reply(history, schema, budget)
+                finish = _finish_reason(message)
+                usage = _usage_of(message)
+            except _ReplyCut as cut:
+                text, finish, usage = cut.text, "length", cut.usage
             usage_meter.record(usage)
             last_text = text
+            if finish == "length":
+                # A cut reply is not a wrong one: re-asking with the validator's complaint cannot help.
+                # One more try with twice the budget, then an error that names the cut.
+                cuts += 1
+                if cuts > 1 or tries >= attempts:
+                    raise StructuredOutputError(
+                        f"{self.name}: the {response_model.__name__} reply was cut off at max_tokens={budget} "
+                        "(finish_reason=length); raise the model's context or shorten the input",
+                        attempts=tries, last_completion=last_text)
+                budget *= 2
+                continue
             try:
                 obj = response_model.model_validate_json(text, context=context)
             except ValidationError as exc:
@@ -209,6 +253,6 @@ class LangChainChatBackend(Backend):
                 history = [*messages, {"role": "assistant", "content": text},
                            {"role": "user", "content": f"Your JSON did not validate:\n{exc}\nReply with a corrected JSON object only."}]
                 continue
-            return obj, ChatResult(text=text, finish_reason="stop", usage=usage)
+            return obj, ChatResult(text=text, finish_reason=finish or "stop", usage=usage)
         raise StructuredOutputError(f"no valid {response_model.__name__} from {self.name}",
-                                    attempts=attempts, last_completion=last_text)
+                                    attempts=tries, last_completion=last_text)

@@ -200,3 +200,31 @@ def test_chat_openai_on_the_embedded_server_is_a_backend(embedded_backend):
         [{"role": "user", "content": "The capital of France is Paris. Name the city as JSON."}], City,
         context={"text": "The capital of France is Paris."}))
     assert obj.city == "Paris" and b._resolved_method == "json_schema"
+
+
+async def test_a_reply_cut_at_the_budget_is_retried_once_with_twice_the_budget_then_named():
+    """A fault double: the provider says finish_reason=length (the real server does this below)."""
+    from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+    from langchain_core.messages import AIMessage
+
+    cut = AIMessage(content='{"city": "Par', response_metadata={"finish_reason": "length"})
+    whole = AIMessage(content='{"city": "Paris"}', response_metadata={"finish_reason": "stop"})
+    b = LangChainChatBackend(GenericFakeChatModel(messages=iter([cut, whole])))
+    obj, result = await b.structured([{"role": "user", "content": "Where?"}], City, context={"text": "in Paris"})
+    assert obj.city == "Paris" and result.finish_reason == "stop"
+    b = LangChainChatBackend(GenericFakeChatModel(messages=iter([cut, cut, whole])))
+    with pytest.raises(StructuredOutputError, match=r"cut off at max_tokens=2048 \(finish_reason=length\)") as info:
+        await b.structured([{"role": "user", "content": "Where?"}], City, context={"text": "in Paris"})
+    assert info.value.attempts == 2 and info.value.last_completion == '{"city": "Par'
+
+
+@pytest.mark.embedded
+def test_chat_openai_reply_cut_by_a_tiny_budget_is_an_error_naming_the_cut(embedded_backend):
+    from langchain_openai import ChatOpenAI
+
+    chat = ChatOpenAI(base_url=embedded_backend.base_url, api_key="local", model="smollm2-135m")
+    b = LangChainChatBackend(chat)
+    with pytest.raises(StructuredOutputError, match=r"cut off at max_tokens=4 \(finish_reason=length\)"):
+        __import__("asyncio").run(b.structured(
+            [{"role": "user", "content": "The capital of France is Paris. Name the city as JSON."}], City,
+            context={"text": "The capital of France is Paris."}, max_tokens=2))
