@@ -114,7 +114,7 @@ class LangChainChatBackend(Backend):
 
     def __init__(self, model: Any, *, base_url: str | None = None, api_key: str | None = None,
                  logprobs: bool | None = None, structured_method: str = "auto", max_connections: int = 4,
-                 **chat_options: Any):
+                 context_length: int | None = None, **chat_options: Any):
         if isinstance(model, str):
             model = self._chat_openai(model, base_url=base_url, api_key=api_key, **chat_options)
         elif not is_chat_model(model):
@@ -129,6 +129,9 @@ class LangChainChatBackend(Backend):
         self.supports_logprobs = ("logprobs" in self._fields) if logprobs is None else logprobs  # type: ignore[misc]
         self.structured_method = structured_method
         self._resolved_method: str | None = None if structured_method == "auto" else structured_method
+        # Tokens per request, for sizing reply budgets: as given, else asked of the server once.
+        self._context: int | None = context_length
+        self._context_known = context_length is not None
 
     @staticmethod
     def _chat_openai(model: str, **options: Any) -> Any:
@@ -149,6 +152,40 @@ class LangChainChatBackend(Backend):
         return {"provider": self.provider, "class": type(self.chat_model).__name__, "model": self.model,
                 "base_url": str(url) if url else None}
 
+    # -- the server's context, for reply budgets ----------------------------------------------
+    async def context_length(self) -> int | None:
+        """The context of the server behind a ChatOpenAI (vLLM's ``max_model_len`` in ``/v1/models``,
+        llama.cpp's ``n_ctx`` in ``/props``), looked up once; None for other chat models and servers
+        that do not say (their budgets stay as asked, and a cut reply is an error that names it)."""
+        if self._context_known:
+            return self._context
+        value = None
+        base = getattr(self.chat_model, "openai_api_base", None)
+        if base:
+            from factgrain.backends.openai_compat import LlamaCppBackend, OpenAICompatBackend
+
+            secret = getattr(self.chat_model, "openai_api_key", None)
+            key = secret.get_secret_value() if hasattr(secret, "get_secret_value") else (secret or "not-needed")
+            for cls in (OpenAICompatBackend, LlamaCppBackend):
+                probe = cls(self.name, base_url=base, api_key=key)
+                try:
+                    value = await probe.context_length()
+                finally:
+                    await probe.aclose()
+                if value:
+                    break
+        self._context, self._context_known = value, True
+        return value
+
+    async def reply_budget(self, messages: Messages, max_tokens: int) -> int:
+        """``max_tokens``, capped to what the server's context leaves after a high estimate of the prompt."""
+        from factgrain.backends.openai_compat import MIN_REPLY_TOKENS, estimate_prompt_tokens
+
+        context = await self.context_length()
+        if context is None:
+            return max_tokens
+        return min(max_tokens, max(MIN_REPLY_TOKENS, context - estimate_prompt_tokens(messages)))
+
     def _configured(self, **settings: Any) -> Any:
         """A copy of the chat model with the settings it declares (others are dropped, not sent)."""
         update = {k: v for k, v in settings.items() if k in self._fields and v is not None}
@@ -167,6 +204,7 @@ class LangChainChatBackend(Backend):
     async def chat(self, messages: Messages, *, max_tokens: int = 256, temperature: float = 0.0,
                    top_logprobs: int = 0, choices: list[str] | None = None) -> ChatResult:
         want = bool(top_logprobs and self.supports_logprobs)
+        max_tokens = await self.reply_budget(messages, max_tokens)
         model = self._configured(temperature=temperature, max_tokens=max_tokens,
                                  logprobs=True if want else None, top_logprobs=top_logprobs if want else None)
         message = await self._invoke(model, messages)
@@ -224,7 +262,7 @@ class LangChainChatBackend(Backend):
         history = list(messages)
         attempts = max_retries + 1
         last_text: str | None = None
-        budget, cuts, tries = max_tokens, 0, 0
+        budget, cuts, tries = await self.reply_budget(messages, max_tokens), 0, 0
         while tries < attempts:
             tries += 1
             try:
@@ -239,12 +277,15 @@ class LangChainChatBackend(Backend):
                 # A cut reply is not a wrong one: re-asking with the validator's complaint cannot help.
                 # One more try with twice the budget, then an error that names the cut.
                 cuts += 1
-                if cuts > 1 or tries >= attempts:
+                room = await self.reply_budget(history, 2 * budget)
+                if cuts > 1 or tries >= attempts or room <= budget:
+                    why = (f"; the server's context of {self._context} tokens leaves no more room after this prompt"
+                           if room <= budget and self._context else "")
                     raise StructuredOutputError(
                         f"{self.name}: the {response_model.__name__} reply was cut off at max_tokens={budget} "
-                        "(finish_reason=length); raise the model's context or shorten the input",
+                        f"(finish_reason=length){why}; raise the model's context or shorten the input",
                         attempts=tries, last_completion=last_text)
-                budget *= 2
+                budget = room
                 continue
             try:
                 obj = response_model.model_validate_json(text, context=context)

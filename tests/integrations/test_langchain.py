@@ -228,3 +228,24 @@ def test_chat_openai_reply_cut_by_a_tiny_budget_is_an_error_naming_the_cut(embed
         __import__("asyncio").run(b.structured(
             [{"role": "user", "content": "The capital of France is Paris. Name the city as JSON."}], City,
             context={"text": "The capital of France is Paris."}, max_tokens=2))
+
+
+@pytest.mark.embedded
+def test_chat_openai_budgets_are_capped_to_the_servers_context(embedded_backend):
+    import asyncio
+
+    from langchain_openai import ChatOpenAI
+
+    from factgrain.backends.openai_compat import estimate_prompt_tokens
+
+    async def budgets():
+        b = LangChainChatBackend(ChatOpenAI(base_url=embedded_backend.base_url, api_key="local", model="smollm2-135m"))
+        context = await b.context_length()  # llama.cpp says n_ctx per slot in /props
+        return context, await b.reply_budget(messages, 10**6), await b.reply_budget(messages, 50)
+
+    messages = [{"role": "user", "content": "Name the capital of France as JSON."}]
+    context, capped, small = asyncio.run(budgets())
+    assert context == embedded_backend.known_context_length()
+    assert capped == context - estimate_prompt_tokens(messages) and small == 50
+    # a model that is not behind an OpenAI-compatible URL keeps the budget it was asked for
+    assert asyncio.run(LangChainChatBackend(FakeListChatModel(responses=["{}"])).reply_budget(messages, 10**6)) == 10**6

@@ -59,6 +59,27 @@ def test_chat_openai_on_vllm_is_a_backend_with_logprobs(vllm, case, metrics):
     assert report.usage.prompt_tokens == server["prompt_tokens"]
 
 
+def test_chat_openai_on_vllm_learns_the_servers_max_model_len(vllm):
+    pytest.importorskip("langchain_openai")
+    import asyncio
+
+    from langchain_openai import ChatOpenAI
+
+    from factgrain.backends.langchain_chat import LangChainChatBackend
+    from factgrain.backends.openai_compat import VLLMBackend
+
+    async def both():
+        lc = LangChainChatBackend(ChatOpenAI(base_url=vllm.base_url, api_key="local", model=vllm.model))
+        own = VLLMBackend(vllm.model, base_url=vllm.base_url, api_key="local")
+        try:
+            return await lc.context_length(), await own.context_length()
+        finally:
+            await own.aclose()
+
+    lc, own = asyncio.run(both())
+    assert own and lc == own  # vLLM's max_model_len from /v1/models, as the vllm/ backend reads it
+
+
 @pytest.fixture(scope="module")
 def local_ray():
     ray = pytest.importorskip("ray")
