@@ -135,9 +135,27 @@ def half_of(record_id: str, subset: str, ids_by_subset: dict[str, list[str]]) ->
     return "AB"[ids_by_subset[subset].index(record_id) % 2]
 
 
-def breakdown(records: list[dict[str, Any]], *, halves: bool = False) -> dict[str, Any]:
-    """Figures per subset and, with ``halves``, per half (see :func:`half_of`)."""
+def half_order(record_id: str, seed: int = 0) -> str:
+    """The key that orders a subset's responses before they are dealt into halves: a hash of the
+    id, salted by ``seed`` (0: the unsalted hash, the split used before seeds existed)."""
     import hashlib
+
+    return hashlib.md5((record_id if seed == 0 else f"{seed}:{record_id}").encode()).hexdigest()
+
+
+def halves_of(records: list[dict[str, Any]], seed: int = 0) -> dict[str, str]:
+    """Response id -> 'A' / 'B' (see :func:`half_of`), for the split dealt with ``seed``."""
+    ids: dict[str, list[str]] = {}
+    for r in records:
+        ids.setdefault(r["subset"], []).append(r["id"])
+    for sub in ids:
+        ids[sub].sort(key=lambda i: half_order(i, seed))
+    return {r["id"]: half_of(r["id"], r["subset"], ids) for r in records}
+
+
+def breakdown(records: list[dict[str, Any]], *, halves: bool = False, seeds: tuple[int, ...] = (0,)) -> dict[str, Any]:
+    """Figures per subset and, with ``halves``, per half of each seeded split (see :func:`half_of`;
+    the keys are ``half_A`` / ``half_B`` for seed 0, ``s<seed>_A`` / ``s<seed>_B`` for the others)."""
 
     def short(s: dict[str, Any]) -> dict[str, Any]:
         return {k: round(s[k], 4) if isinstance(s[k], float) else s[k]
@@ -147,13 +165,11 @@ def breakdown(records: list[dict[str, Any]], *, halves: bool = False) -> dict[st
     for sub in sorted({r["subset"] for r in records}):
         out[sub] = short(summarize([r for r in records if r["subset"] == sub]))
     if halves:
-        ids: dict[str, list[str]] = {}
-        for r in records:
-            ids.setdefault(r["subset"], []).append(r["id"])
-        for sub in ids:
-            ids[sub].sort(key=lambda i: hashlib.md5(i.encode()).hexdigest())
-        for h in "AB":
-            out[f"half_{h}"] = short(summarize([r for r in records if half_of(r["id"], r["subset"], ids) == h]))
+        for seed in seeds:
+            which = halves_of(records, seed)
+            for h in "AB":
+                key = f"half_{h}" if seed == 0 else f"s{seed}_{h}"
+                out[key] = short(summarize([r for r in records if which[r["id"]] == h]))
     return out
 
 
@@ -167,6 +183,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--halves", action="store_true",
                     help="also print two fixed halves of the split (stratified by subset), to check that a rule "
                          "developed on one half does not lose on the other")
+    ap.add_argument("--halves-seed", type=int, action="append", dest="halves_seeds",
+                    help="deal the halves with this seed (repeatable; default 0, the unsalted split)")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     summary, records = asyncio.run(measure(args.split, args.model, limit=args.limit, span_mode=args.span_mode))
@@ -178,7 +196,8 @@ def main(argv: list[str] | None = None) -> None:
             for rec in records:
                 fh.write(json.dumps(rec) + "\n")
     print(json.dumps({k: round(v, 4) if isinstance(v, float) else v for k, v in summary.items()}, indent=1))
-    print(json.dumps({"by_subset": breakdown(records, halves=args.halves)}))
+    print(json.dumps({"by_subset": breakdown(records, halves=args.halves or bool(args.halves_seeds),
+                                                        seeds=tuple(args.halves_seeds or (0,)))}))
 
 
 if __name__ == "__main__":
