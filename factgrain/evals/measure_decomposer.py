@@ -75,6 +75,14 @@ def predicted_qas(units: list[Any], offsets: Any) -> list[dict[str, Any]]:
     return pred
 
 
+def reference_group(reference: str | None) -> str:
+    """A key shared by the responses written from the same source text (dev's 148 responses come
+    from 101 references: several systems summarised the same article)."""
+    import hashlib
+
+    return hashlib.md5((reference or "").encode()).hexdigest()[:12]
+
+
 async def score_response(ex: Any, decomposer: Any) -> dict[str, Any]:
     """Decompose one response and compare its QAs with the gold ones."""
     from factgrain.agent.segment import segment
@@ -88,7 +96,7 @@ async def score_response(ex: Any, decomposer: Any) -> dict[str, Any]:
     gold_preds = {g["predicate_tok"] for g in gold}
     hit = {t for t in gold_preds if any(t in p["predicate_toks"] for p in pred)}
     wh_same = sum(wh_word(gold[gi]["question"]) == wh_word(pred[pi]["question"]) for gi, pi, _ in pairs)
-    return {"id": ex.id, "subset": ex.subset, "n_sentences": len(ex.sentences), "n_gold": len(gold),
+    return {"id": ex.id, "subset": ex.subset, "group": reference_group(ex.reference), "n_sentences": len(ex.sentences), "n_gold": len(gold),
             "n_pred": len(pred), "matched": len(pairs), "wh_same": wh_same,
             "gold_predicates": len(gold_preds), "hit_predicates": len(hit),
             "predicted": [{k: p[k] for k in ("predicate", "type", "question", "answer")} for p in pred],
@@ -128,29 +136,35 @@ async def measure(split: str, model: str | None = None, *, limit: int | None = N
     return summarize(records), records
 
 
-def half_of(record_id: str, subset: str, ids_by_subset: dict[str, list[str]]) -> str:
-    """'A' or 'B': a fixed split of a split's responses, stratified by subset (the responses of
-    each subset ordered by a hash of their id, alternately). Rules are developed on one half and
-    checked not to drop on the other, a held-out check inside dev."""
-    return "AB"[ids_by_subset[subset].index(record_id) % 2]
+def half_of(group: str, subset: str, groups_by_subset: dict[str, list[str]]) -> str:
+    """'A' or 'B': a fixed split of a split's responses, stratified by subset and grouped by source
+    text (each subset's references ordered by a hash, dealt alternately; every response goes with
+    its reference). Rules are developed on one half and checked not to drop on the other, a
+    held-out check inside dev. Grouping matters: responses of the same article share its words, so
+    a word list fitted on one half would otherwise be rewarded on the other (test has other
+    articles)."""
+    return "AB"[groups_by_subset[subset].index(group) % 2]
 
 
-def half_order(record_id: str, seed: int = 0) -> str:
-    """The key that orders a subset's responses before they are dealt into halves: a hash of the
-    id, salted by ``seed`` (0: the unsalted hash, the split used before seeds existed)."""
+def half_order(key: str, seed: int = 0) -> str:
+    """The key that orders a subset's references before they are dealt into halves: a hash,
+    salted by ``seed`` (0: unsalted)."""
     import hashlib
 
-    return hashlib.md5((record_id if seed == 0 else f"{seed}:{record_id}").encode()).hexdigest()
+    return hashlib.md5((key if seed == 0 else f"{seed}:{key}").encode()).hexdigest()
 
 
 def halves_of(records: list[dict[str, Any]], seed: int = 0) -> dict[str, str]:
-    """Response id -> 'A' / 'B' (see :func:`half_of`), for the split dealt with ``seed``."""
-    ids: dict[str, list[str]] = {}
+    """Response id -> 'A' / 'B' (see :func:`half_of`), for the split dealt with ``seed``; a record
+    without a ``group`` is its own group."""
+    groups: dict[str, list[str]] = {}
     for r in records:
-        ids.setdefault(r["subset"], []).append(r["id"])
-    for sub in ids:
-        ids[sub].sort(key=lambda i: half_order(i, seed))
-    return {r["id"]: half_of(r["id"], r["subset"], ids) for r in records}
+        g = groups.setdefault(r["subset"], [])
+        if r.get("group", r["id"]) not in g:
+            g.append(r.get("group", r["id"]))
+    for sub in groups:
+        groups[sub].sort(key=lambda k: half_order(k, seed))
+    return {r["id"]: half_of(r.get("group", r["id"]), r["subset"], groups) for r in records}
 
 
 def breakdown(records: list[dict[str, Any]], *, halves: bool = False, seeds: tuple[int, ...] = (0,)) -> dict[str, Any]:

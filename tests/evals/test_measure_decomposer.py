@@ -24,3 +24,23 @@ def test_halves_partition_each_subset_and_add_up_to_the_whole():
 def test_halves_do_not_depend_on_record_order():
     records = [record(i, "cliff", i % 3) for i in range(10)]
     assert breakdown(records, halves=True) == breakdown(list(reversed(records)), halves=True)
+
+
+def test_responses_of_the_same_article_stay_in_one_half():
+    from factgrain.evals.measure_decomposer import halves_of
+
+    records = [dict(record(i, "cliff", 1), group=f"article{i // 3}") for i in range(12)]
+    for seed in (0, 1, 7):
+        which = halves_of(records, seed)
+        for g in {r["group"] for r in records}:
+            assert len({which[r["id"]] for r in records if r["group"] == g}) == 1
+        assert sorted(which.values()).count("A") == 6  # 4 articles of 3, dealt alternately
+
+
+def test_seeds_deal_different_halves():
+    from factgrain.evals.measure_decomposer import halves_of
+
+    records = [record(i, "verifiability", 1) for i in range(40)]
+    assert halves_of(records, 0) != halves_of(records, 1)
+    out = breakdown(records, halves=True, seeds=(0, 3))
+    assert out["s3_A"]["responses"] + out["s3_B"]["responses"] == 40
