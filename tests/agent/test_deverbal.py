@@ -1,0 +1,56 @@
+"""CatVar's deverbal-noun lexicon (package ``qanom``, resource file only) and its use for QANom
+predicates in the offline reader. Sentences are written for these tests."""
+
+import pytest
+
+from factgrain.agent import deverbal
+from factgrain.agent.decompose.qasem_parse import noun_verb, read_qas
+from factgrain.agent.reader import parse
+
+
+def test_catvar_relates_nominalizations_to_their_verbs():
+    assert deverbal.verb_of("examination") == "examine"
+    assert deverbal.verb_of("death") == "die"  # the best-attested verb, not 'dying'
+    assert deverbal.verb_of("arrest") == "arrest"
+    assert deverbal.verb_of("proof") == "prove"
+    assert deverbal.verb_of("xylophonist") is None
+    assert len(deverbal.noun_verbs()) > 10000
+
+
+def test_nomlex_marks_event_nominalizations_not_things():
+    assert deverbal.nomlex_listed("examination") and deverbal.nomlex_listed("arrest")
+    assert not deverbal.nomlex_listed("tower") and not deverbal.nomlex_listed("career")
+
+
+def noun(sentence, word):
+    return next(t for t in parse(sentence) if t.text == word)
+
+
+def test_event_nouns_outside_any_word_list():
+    # none of these nouns was in the hand-made noun->verb table the lexicon replaces
+    assert noun_verb(noun("The abduction of the engineer shocked the town.", "abduction")) == "abduct"
+    assert noun_verb(noun("Police confirmed the detention of two protesters.", "detention")) == "detain"
+    assert noun_verb(noun("The evacuation of the village began at dawn.", "evacuation")) == "evacuate"
+
+
+def test_things_and_plural_results_are_not_events():
+    assert noun_verb(noun("The tower of the castle fell.", "tower")) is None
+    assert noun_verb(noun("Emissions of the plant rose.", "Emissions")) is None  # a plural result noun
+    assert noun_verb(noun("The minister of finance resigned.", "minister")) is None  # a person
+
+
+def test_a_new_nominal_predicate_gets_its_qanom_question():
+    got = [(q.predicate, q.question, q.answer) for q in read_qas("The abduction of the engineer shocked the town.")]
+    assert ("abduction", "who was abducted?", "the engineer") in got
+
+
+def test_missing_lexicon_is_a_clear_error(monkeypatch):
+    deverbal._families.cache_clear()
+    monkeypatch.setattr(deverbal, "CATVAR", ("resources", "catvar", "no-such-file"))
+    try:
+        with pytest.raises(deverbal.LexiconMissingError, match="requirements/qanom-lexicon.txt"):
+            deverbal.noun_verbs()
+    finally:
+        monkeypatch.undo()
+        deverbal._families.cache_clear()
+    assert deverbal.verb_of("examination") == "examine"
