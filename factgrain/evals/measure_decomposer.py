@@ -24,7 +24,7 @@ import json
 import time
 from typing import Any
 
-from factgrain.evals.tasks.qasem_decomposer import covered, match, token_offsets, wh_word
+from factgrain.evals.tasks.qasem_decomposer import covered, iou, match, token_offsets, wh_word
 
 
 def no_call_backend() -> Any:
@@ -96,11 +96,48 @@ async def score_response(ex: Any, decomposer: Any) -> dict[str, Any]:
     gold_preds = {g["predicate_tok"] for g in gold}
     hit = {t for t in gold_preds if any(t in p["predicate_toks"] for p in pred)}
     wh_same = sum(wh_word(gold[gi]["question"]) == wh_word(pred[pi]["question"]) for gi, pi, _ in pairs)
+    pos = {g["predicate_tok"]: q.predicate_pos or "?" for g, q in zip(gold, ex.qas)}
     return {"id": ex.id, "subset": ex.subset, "group": reference_group(ex.reference), "n_sentences": len(ex.sentences), "n_gold": len(gold),
             "n_pred": len(pred), "matched": len(pairs), "wh_same": wh_same,
             "gold_predicates": len(gold_preds), "hit_predicates": len(hit),
+            "errors": error_categories(gold, pred, pairs, pos),
             "predicted": [{k: p[k] for k in ("predicate", "type", "question", "answer")} for p in pred],
             "pairs": pairs, "warnings": list(getattr(decomposer, "warnings", []))[:3]}
+
+
+def error_categories(gold: list[dict[str, Any]], pred: list[dict[str, Any]], pairs: list[tuple[int, int, float]],
+                     gold_pos: dict[int, str]) -> dict[str, int]:
+    """Counts of what went wrong, by kind. A gold QA left unmatched is ``missed predicate`` (no
+    predicted QA has its predicate; by the gold predicate's part of speech), ``missed argument``
+    (the predicate is there but no predicted answer overlaps this one), or ``span too long`` /
+    ``too short`` / ``shifted`` (the best-overlapping answer of that predicate has IOU < 0.3). A
+    predicted QA left unmatched is a ``spurious predicate`` (its predicate is no gold predicate)
+    or an ``extra argument`` (of a gold predicate), by predicate type."""
+    from collections import Counter
+
+    out: Counter[str] = Counter()
+    matched_g = {g for g, _, _ in pairs}
+    matched_p = {p for _, p, _ in pairs}
+    for gi, g in enumerate(gold):
+        if gi in matched_g:
+            continue
+        same = [p for p in pred if g["predicate_tok"] in p["predicate_toks"]]
+        if not same:
+            out[f"missed predicate ({gold_pos.get(g['predicate_tok'], '?')})"] += 1
+            continue
+        ga = set(g["answer_toks"])
+        best = max(same, key=lambda p: iou(ga, set(p["answer_toks"])))
+        pa = set(best["answer_toks"])
+        if not ga & pa:
+            out[f"missed argument ({gold_pos.get(g['predicate_tok'], '?')})"] += 1
+        else:
+            out["span too long" if ga < pa else "span too short" if pa < ga else "span shifted"] += 1
+    gold_preds = {g["predicate_tok"] for g in gold}
+    for pi, p in enumerate(pred):
+        if pi not in matched_p:
+            kind = "extra argument" if gold_preds & set(p["predicate_toks"]) else "spurious predicate"
+            out[f"{kind} ({p['type']})"] += 1
+    return dict(out)
 
 
 def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
@@ -187,6 +224,27 @@ def breakdown(records: list[dict[str, Any]], *, halves: bool = False, seeds: tup
     return out
 
 
+def error_breakdown(records: list[dict[str, Any]], *, halves: bool = False,
+                    seeds: tuple[int, ...] = (0,)) -> dict[str, dict[str, int]]:
+    """:func:`error_categories` summed over all records and, with ``halves``, per half (keys as in
+    :func:`breakdown`), most frequent first."""
+    from collections import Counter
+
+    def total(rs: list[dict[str, Any]]) -> dict[str, int]:
+        c: Counter[str] = Counter()
+        for r in rs:
+            c.update(r.get("errors", {}))
+        return dict(c.most_common())
+
+    out = {"all": total(records)}
+    if halves:
+        for seed in seeds:
+            which = halves_of(records, seed)
+            for h in "AB":
+                out[f"half_{h}" if seed == 0 else f"s{seed}_{h}"] = total([r for r in records if which[r["id"]] == h])
+    return out
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--split", default="dev", choices=["dev", "test"])
@@ -197,6 +255,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--halves", action="store_true",
                     help="also print two fixed halves of the split (stratified by subset), to check that a rule "
                          "developed on one half does not lose on the other")
+    ap.add_argument("--errors", action="store_true",
+                    help="also print the unmatched gold and predicted QAs by kind (see error_categories), overall and "
+                         "per half when halves are asked for")
     ap.add_argument("--halves-seed", type=int, action="append", dest="halves_seeds",
                     help="deal the halves with this seed (repeatable; default 0, the unsalted split)")
     args = ap.parse_args(argv)
@@ -212,6 +273,9 @@ def main(argv: list[str] | None = None) -> None:
     print(json.dumps({k: round(v, 4) if isinstance(v, float) else v for k, v in summary.items()}, indent=1))
     print(json.dumps({"by_subset": breakdown(records, halves=args.halves or bool(args.halves_seeds),
                                                         seeds=tuple(args.halves_seeds or (0,)))}))
+    if args.errors:
+        print(json.dumps({"errors": error_breakdown(records, halves=args.halves or bool(args.halves_seeds),
+                                                    seeds=tuple(args.halves_seeds or (0,)))}))
 
 
 if __name__ == "__main__":
