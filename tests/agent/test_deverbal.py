@@ -54,3 +54,17 @@ def test_missing_lexicon_is_a_clear_error(monkeypatch):
         monkeypatch.undo()
         deverbal._families.cache_clear()
     assert deverbal.verb_of("examination") == "examine"
+
+
+def test_a_nominalization_object_takes_the_verbs_subject_whatever_the_verb():
+    # 'demand' and 'resume' are no light verbs; the nouns are NOMLEX nominalizations
+    got = [(q.predicate, q.question, q.answer) for q in read_qas("The committee demanded an investigation of the accident.")]
+    assert ("investigation", "who investigated something?", "The committee") in got
+    assert ("investigation", "what was investigated?", "the accident") in got
+    got = [(q.predicate, q.answer) for q in read_qas("The army resumed the evacuation of the city.")]
+    assert ("evacuation", "The army") in got
+
+
+def test_a_spelled_like_verb_object_of_an_ordinary_verb_borrows_no_subject():
+    # 'tower' is no nominalization: 'The town painted the tower.' gives no nominal pair at all
+    assert not [q for q in read_qas("The town painted the tower.") if q.predicate_type == "nominal"]

@@ -894,10 +894,14 @@ NOMINAL_PREPS = frozenset("for to on against from by".split())
 
 
 def _light_verb(noun: "Token") -> "Token | None":
+    """The verb whose subject takes part in the event its object noun names: a light verb ('offer
+    support', 'suffered an injury'), or any verb when the object is a nominalization in the
+    strong sense of :func:`_derived` ('serving a life sentence', 'develop a resistance'): the
+    subject is not given inside the noun phrase, and QANom asks it all the same."""
     head = noun.head
-    if noun.dep_ == "dobj" and head.pos_ == "VERB" and head.lemma_.lower() in LIGHT_VERBS:
-        return head
-    return None
+    if noun.dep_ != "dobj" or head.pos_ != "VERB":
+        return None
+    return head if head.lemma_.lower() in LIGHT_VERBS or _derived(noun) else None
 
 
 def suffix_free_event(noun: "Token") -> bool:
