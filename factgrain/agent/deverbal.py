@@ -28,16 +28,21 @@ class LexiconMissingError(RuntimeError):
     """The CatVar file (package ``qanom``) is not installed."""
 
 
-def _catvar_text() -> str:
+def resource_text(*parts: str) -> str:
+    """The text of one of the package ``qanom``'s resource files, or :class:`LexiconMissingError`."""
     from importlib import resources
 
     try:
-        path = resources.files("qanom").joinpath(*CATVAR)
+        path = resources.files("qanom").joinpath(*parts)
         return path.read_text(encoding="utf-8", errors="replace")
     except (ModuleNotFoundError, FileNotFoundError, NotADirectoryError) as exc:
         raise LexiconMissingError(
-            "the offline QA reader needs CatVar's deverbal-noun lexicon, shipped in the package 'qanom' "
+            f"the offline QA reader needs the lexicon {'/'.join(parts)} shipped in the package 'qanom' "
             f"(not installed, or installed without its resources: {exc}); install it with: {INSTALL_HINT}") from exc
+
+
+def _catvar_text() -> str:
+    return resource_text(*CATVAR)
 
 
 # Each CatVar word carries a signature: one bit per source that attests it (README of the file).
