@@ -70,3 +70,12 @@ def test_a_nominalization_object_takes_the_verbs_subject_whatever_the_verb():
 def test_a_spelled_like_verb_object_of_an_ordinary_verb_borrows_no_subject():
     # 'tower' is no nominalization: 'The town painted the tower.' gives no nominal pair at all
     assert not [q for q in read_qas("The town painted the tower.") if q.predicate_type == "nominal"]
+
+
+def test_an_agent_noun_after_as_or_in_apposition_is_asked_as_its_verb():
+    got = [(q.predicate, q.question, q.answer) for q in read_qas("She joined the club as a defender in 2019.")]
+    assert ("defender", "who defended something?", "She") in got
+    got = [(q.predicate, q.question, q.answer) for q in read_qas("John Smith, a former teacher, won the seat.")]
+    assert ("teacher", "who taught something?", "John Smith") in got
+    # not an agent noun: no pair for 'tower'
+    assert not [q for q in read_qas("She saw it as a tower.") if q.predicate == "tower"]

@@ -1029,6 +1029,23 @@ def nominal_qas(noun: "Token", doc) -> list[ParsedQA]:
     return out
 
 
+def agent_role_qas(noun: "Token", doc) -> list[ParsedQA]:
+    """An agent noun that says what someone does ('played as a defender', 'Mike, a former
+    teacher,'): who defended? -> the subject / the apposed name, as QANom asks agent nouns."""
+    verb = agent_noun_verb(noun)
+    if verb is None or noun.tag_ != "NN":
+        return []
+    who = None
+    if noun.dep_ == "pobj" and noun.head.lower_ == "as" and noun.head.head.pos_ == "VERB":
+        who = _subject_of(noun.head.head)
+    elif noun.dep_ == "appos" and is_person(noun.head) and noun.head.i < noun.i:
+        who = (noun.head, _phrase(noun.head, drop=("appos", "relcl", "acl")))
+    if who is None or who[1] is None:
+        return []
+    text, at = _text(doc, who[1])
+    return [ParsedQA(noun.text, "nominal", f"who {vf.past(verb)} something?", text, noun.idx, at, "subject")]
+
+
 def title_qas(title: "Token", doc) -> list[ParsedQA]:
     """A title before a person's name ('Wales head coach Warren Gatland', 'Chelsea manager
     Antonio Conte'): QANom asks the title as a verb - who coached something? -> Warren Gatland;
@@ -1182,7 +1199,7 @@ def read_qas(text: str) -> list[ParsedQA]:
                 ans, at = _text(doc, a.rng)
                 out.append(ParsedQA(p_text, "verbal", q, ans, p_at, at, a.role))
         elif tok.pos_ == "NOUN":
-            out.extend(title_qas(tok, doc) or nominal_qas(tok, doc))
+            out.extend(title_qas(tok, doc) or nominal_qas(tok, doc) or agent_role_qas(tok, doc))
         elif tok.dep_ == "amod" and tok.pos_ == "VERB":
             out.extend(participle_qas(tok, doc))
         elif tok.lower_ in PREPOSITION_VERBS and tok.dep_ == "prep":
