@@ -58,6 +58,8 @@ def _families() -> tuple[dict[str, tuple[str, ...]], frozenset[str]]:
     out: dict[str, dict[str, int]] = {}
     nomlex: set[str] = set()
     for line in _catvar_text().splitlines():
+        if "_V%" not in line or "_N%" not in line:
+            continue  # a family without a verb or without a noun relates no noun to a verb
         nouns, verbs = [], {}
         for entry in line.strip().split("#"):
             word_pos, _, sig = entry.partition("%")
