@@ -81,7 +81,7 @@ def _families() -> tuple[dict[str, tuple[str, ...]], frozenset[str]]:
     def rank(noun: str, verb: str, sig_n: int) -> tuple:
         # a verb most sources attest ('die', not 'dying'; 'prove' before 'proof'), then the
         # spelling closest to the noun
-        return (-bin(sig_n).count("1"), -_shared_prefix(noun, verb), abs(len(verb) - len(noun)), verb)
+        return (-sig_n.bit_count(), -_shared_prefix(noun, verb), abs(len(verb) - len(noun)), verb)
 
     families = {n: tuple(v for v, s in sorted(vs.items(), key=lambda kv: rank(n, *kv))) for n, vs in out.items()}
     return families, frozenset(nomlex & families.keys())
