@@ -8,8 +8,9 @@ One pair per predicate-argument relation, with no model call:
   been opened and adjourned``), the controller of an infinitive (``failed to establish``), the
   clause a participle hangs on. Passives ask about their patient and their ``by``-agent.
 * **nominal predicates** (QANom) - a noun derived from a verb (``death``, ``examination``,
-  ``support``) with an ``of``, possessive or compound argument, asked with its verb's forms
-  (``the death of a man`` -> ``who died? -> a man``).
+  ``support``; the noun-verb pairs from CatVar, see :mod:`factgrain.agent.deverbal`) with an
+  ``of``, possessive or compound argument, or the subject of the verb it is the object of, asked
+  with its verb's forms (``the death of a man`` -> ``who died? -> a man``).
 * **copular predicates** - ``X is/was Y``: the complement goes into the question and the subject is
   the answer (``The vote was unanimous.`` -> ``what was unanimous? -> The vote``), one pair per
   coordinated complement.
