@@ -95,7 +95,21 @@ def noun_verbs() -> dict[str, tuple[str, ...]]:
 
 def nomlex_listed(noun: str) -> bool:
     """Whether NOMLEX (through CatVar) lists the noun as a nominalization of a verb of its family."""
-    return noun.lower() in _families()[1]
+    return any(w in _families()[1] for w in spellings(noun))
+
+
+# British spellings CatVar (American) lacks: 'organisation', 'defence', 'behaviour'.
+_BRITISH = (("isation", "ization"), ("isations", "izations"), ("ence", "ense"), ("ences", "enses"),
+            ("our", "or"), ("ours", "ors"), ("ogue", "og"), ("lling", "ling"), ("ise", "ize"))
+
+
+def spellings(word: str) -> tuple[str, ...]:
+    """The word and, when it ends in a British spelling, its American form (CatVar's)."""
+    low = word.lower()
+    for brit, us in _BRITISH:
+        if low.endswith(brit) and len(low) > len(brit) + 2:
+            return (low, low[: -len(brit)] + us)
+    return (low,)
 
 
 def _shared_prefix(a: str, b: str) -> int:
@@ -110,8 +124,11 @@ def _shared_prefix(a: str, b: str) -> int:
 def verb_of(noun: str) -> str | None:
     """The verb a noun is derived from or shares its family with ('arrest' -> 'arrest', 'death' ->
     'die'), or None when CatVar relates it to no verb."""
-    verbs = noun_verbs().get(noun.lower())
-    return verbs[0] if verbs else None
+    for w in spellings(noun):
+        verbs = noun_verbs().get(w)
+        if verbs:
+            return verbs[0]
+    return None
 
 
 def spelled_as_verb(noun: str, verb: str) -> bool:

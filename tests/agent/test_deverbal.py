@@ -79,3 +79,12 @@ def test_an_agent_noun_after_as_or_in_apposition_is_asked_as_its_verb():
     assert ("teacher", "who taught something?", "John Smith") in got
     # not an agent noun: no pair for 'tower'
     assert not [q for q in read_qas("She saw it as a tower.") if q.predicate == "tower"]
+
+
+def test_british_spellings_find_their_american_catvar_entries():
+    assert deverbal.spellings("defence") == ("defence", "defense")
+    assert deverbal.verb_of("defence") == "defend" and deverbal.nomlex_listed("defence")
+    assert deverbal.verb_of("behaviour") == "behave"
+    assert deverbal.spellings("house") == ("house",)
+    got = [(q.predicate, q.question, q.answer) for q in read_qas("The defence of the city lasted a week.")]
+    assert ("defence", "what was defended?", "the city") in got

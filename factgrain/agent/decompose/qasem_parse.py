@@ -838,7 +838,8 @@ def _verb_lemmas() -> frozenset[str]:
 
 def _catvar_verb(word: str) -> str | None:
     """The best-attested verb of the word's CatVar family that the pipeline also knows as a verb."""
-    verbs = deverbal.noun_verbs().get(word)
+    families = deverbal.noun_verbs()
+    verbs = next((families[w] for w in deverbal.spellings(word) if w in families), None)
     if not verbs:
         return None
     known = _verb_lemmas()
