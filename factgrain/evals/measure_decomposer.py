@@ -24,7 +24,7 @@ import json
 import time
 from typing import Any
 
-from factgrain.evals.tasks.qasem_decomposer import covered, match, token_offsets, wh_word
+from factgrain.evals.tasks.qasem_decomposer import covered, iou, match, token_offsets, wh_word
 
 
 def no_call_backend() -> Any:
@@ -75,6 +75,14 @@ def predicted_qas(units: list[Any], offsets: Any) -> list[dict[str, Any]]:
     return pred
 
 
+def reference_group(reference: str | None) -> str:
+    """A key shared by the responses written from the same source text (dev's 148 responses come
+    from 101 references: several systems summarised the same article)."""
+    import hashlib
+
+    return hashlib.md5((reference or "").encode()).hexdigest()[:12]
+
+
 async def score_response(ex: Any, decomposer: Any) -> dict[str, Any]:
     """Decompose one response and compare its QAs with the gold ones."""
     from factgrain.agent.segment import segment
@@ -88,11 +96,48 @@ async def score_response(ex: Any, decomposer: Any) -> dict[str, Any]:
     gold_preds = {g["predicate_tok"] for g in gold}
     hit = {t for t in gold_preds if any(t in p["predicate_toks"] for p in pred)}
     wh_same = sum(wh_word(gold[gi]["question"]) == wh_word(pred[pi]["question"]) for gi, pi, _ in pairs)
-    return {"id": ex.id, "subset": ex.subset, "n_sentences": len(ex.sentences), "n_gold": len(gold),
+    pos = {g["predicate_tok"]: q.predicate_pos or "?" for g, q in zip(gold, ex.qas)}
+    return {"id": ex.id, "subset": ex.subset, "group": reference_group(ex.reference), "n_sentences": len(ex.sentences), "n_gold": len(gold),
             "n_pred": len(pred), "matched": len(pairs), "wh_same": wh_same,
             "gold_predicates": len(gold_preds), "hit_predicates": len(hit),
+            "errors": error_categories(gold, pred, pairs, pos),
             "predicted": [{k: p[k] for k in ("predicate", "type", "question", "answer")} for p in pred],
             "pairs": pairs, "warnings": list(getattr(decomposer, "warnings", []))[:3]}
+
+
+def error_categories(gold: list[dict[str, Any]], pred: list[dict[str, Any]], pairs: list[tuple[int, int, float]],
+                     gold_pos: dict[int, str]) -> dict[str, int]:
+    """Counts of what went wrong, by kind. A gold QA left unmatched is ``missed predicate`` (no
+    predicted QA has its predicate; by the gold predicate's part of speech), ``missed argument``
+    (the predicate is there but no predicted answer overlaps this one), or ``span too long`` /
+    ``too short`` / ``shifted`` (the best-overlapping answer of that predicate has IOU < 0.3). A
+    predicted QA left unmatched is a ``spurious predicate`` (its predicate is no gold predicate)
+    or an ``extra argument`` (of a gold predicate), by predicate type."""
+    from collections import Counter
+
+    out: Counter[str] = Counter()
+    matched_g = {g for g, _, _ in pairs}
+    matched_p = {p for _, p, _ in pairs}
+    for gi, g in enumerate(gold):
+        if gi in matched_g:
+            continue
+        same = [p for p in pred if g["predicate_tok"] in p["predicate_toks"]]
+        if not same:
+            out[f"missed predicate ({gold_pos.get(g['predicate_tok'], '?')})"] += 1
+            continue
+        ga = set(g["answer_toks"])
+        best = max(same, key=lambda p: iou(ga, set(p["answer_toks"])))
+        pa = set(best["answer_toks"])
+        if not ga & pa:
+            out[f"missed argument ({gold_pos.get(g['predicate_tok'], '?')})"] += 1
+        else:
+            out["span too long" if ga < pa else "span too short" if pa < ga else "span shifted"] += 1
+    gold_preds = {g["predicate_tok"] for g in gold}
+    for pi, p in enumerate(pred):
+        if pi not in matched_p:
+            kind = "extra argument" if gold_preds & set(p["predicate_toks"]) else "spurious predicate"
+            out[f"{kind} ({p['type']})"] += 1
+    return dict(out)
 
 
 def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
@@ -128,16 +173,40 @@ async def measure(split: str, model: str | None = None, *, limit: int | None = N
     return summarize(records), records
 
 
-def half_of(record_id: str, subset: str, ids_by_subset: dict[str, list[str]]) -> str:
-    """'A' or 'B': a fixed split of a split's responses, stratified by subset (the responses of
-    each subset ordered by a hash of their id, alternately). Rules are developed on one half and
-    checked not to drop on the other, a held-out check inside dev."""
-    return "AB"[ids_by_subset[subset].index(record_id) % 2]
+def half_of(group: str, subset: str, groups_by_subset: dict[str, list[str]]) -> str:
+    """'A' or 'B': a fixed split of a split's responses, stratified by subset and grouped by source
+    text (each subset's references ordered by a hash, dealt alternately; every response goes with
+    its reference). Rules are developed on one half and checked not to drop on the other, a
+    held-out check inside dev. Grouping matters: responses of the same article share its words, so
+    a word list fitted on one half would otherwise be rewarded on the other (test has other
+    articles)."""
+    return "AB"[groups_by_subset[subset].index(group) % 2]
 
 
-def breakdown(records: list[dict[str, Any]], *, halves: bool = False) -> dict[str, Any]:
-    """Figures per subset and, with ``halves``, per half (see :func:`half_of`)."""
+def half_order(key: str, seed: int = 0) -> str:
+    """The key that orders a subset's references before they are dealt into halves: a hash,
+    salted by ``seed`` (0: unsalted)."""
     import hashlib
+
+    return hashlib.md5((key if seed == 0 else f"{seed}:{key}").encode()).hexdigest()
+
+
+def halves_of(records: list[dict[str, Any]], seed: int = 0) -> dict[str, str]:
+    """Response id -> 'A' / 'B' (see :func:`half_of`), for the split dealt with ``seed``; a record
+    without a ``group`` is its own group."""
+    groups: dict[str, list[str]] = {}
+    for r in records:
+        g = groups.setdefault(r["subset"], [])
+        if r.get("group", r["id"]) not in g:
+            g.append(r.get("group", r["id"]))
+    for sub in groups:
+        groups[sub].sort(key=lambda k: half_order(k, seed))
+    return {r["id"]: half_of(r.get("group", r["id"]), r["subset"], groups) for r in records}
+
+
+def breakdown(records: list[dict[str, Any]], *, halves: bool = False, seeds: tuple[int, ...] = (0,)) -> dict[str, Any]:
+    """Figures per subset and, with ``halves``, per half of each seeded split (see :func:`half_of`;
+    the keys are ``half_A`` / ``half_B`` for seed 0, ``s<seed>_A`` / ``s<seed>_B`` for the others)."""
 
     def short(s: dict[str, Any]) -> dict[str, Any]:
         return {k: round(s[k], 4) if isinstance(s[k], float) else s[k]
@@ -147,13 +216,32 @@ def breakdown(records: list[dict[str, Any]], *, halves: bool = False) -> dict[st
     for sub in sorted({r["subset"] for r in records}):
         out[sub] = short(summarize([r for r in records if r["subset"] == sub]))
     if halves:
-        ids: dict[str, list[str]] = {}
-        for r in records:
-            ids.setdefault(r["subset"], []).append(r["id"])
-        for sub in ids:
-            ids[sub].sort(key=lambda i: hashlib.md5(i.encode()).hexdigest())
-        for h in "AB":
-            out[f"half_{h}"] = short(summarize([r for r in records if half_of(r["id"], r["subset"], ids) == h]))
+        for seed in seeds:
+            which = halves_of(records, seed)
+            for h in "AB":
+                key = f"half_{h}" if seed == 0 else f"s{seed}_{h}"
+                out[key] = short(summarize([r for r in records if which[r["id"]] == h]))
+    return out
+
+
+def error_breakdown(records: list[dict[str, Any]], *, halves: bool = False,
+                    seeds: tuple[int, ...] = (0,)) -> dict[str, dict[str, int]]:
+    """:func:`error_categories` summed over all records and, with ``halves``, per half (keys as in
+    :func:`breakdown`), most frequent first."""
+    from collections import Counter
+
+    def total(rs: list[dict[str, Any]]) -> dict[str, int]:
+        c: Counter[str] = Counter()
+        for r in rs:
+            c.update(r.get("errors", {}))
+        return dict(c.most_common())
+
+    out = {"all": total(records)}
+    if halves:
+        for seed in seeds:
+            which = halves_of(records, seed)
+            for h in "AB":
+                out[f"half_{h}" if seed == 0 else f"s{seed}_{h}"] = total([r for r in records if which[r["id"]] == h])
     return out
 
 
@@ -167,6 +255,11 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--halves", action="store_true",
                     help="also print two fixed halves of the split (stratified by subset), to check that a rule "
                          "developed on one half does not lose on the other")
+    ap.add_argument("--errors", action="store_true",
+                    help="also print the unmatched gold and predicted QAs by kind (see error_categories), overall and "
+                         "per half when halves are asked for")
+    ap.add_argument("--halves-seed", type=int, action="append", dest="halves_seeds",
+                    help="deal the halves with this seed (repeatable; default 0, the unsalted split)")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     summary, records = asyncio.run(measure(args.split, args.model, limit=args.limit, span_mode=args.span_mode))
@@ -178,7 +271,11 @@ def main(argv: list[str] | None = None) -> None:
             for rec in records:
                 fh.write(json.dumps(rec) + "\n")
     print(json.dumps({k: round(v, 4) if isinstance(v, float) else v for k, v in summary.items()}, indent=1))
-    print(json.dumps({"by_subset": breakdown(records, halves=args.halves)}))
+    print(json.dumps({"by_subset": breakdown(records, halves=args.halves or bool(args.halves_seeds),
+                                                        seeds=tuple(args.halves_seeds or (0,)))}))
+    if args.errors:
+        print(json.dumps({"errors": error_breakdown(records, halves=args.halves or bool(args.halves_seeds),
+                                                    seeds=tuple(args.halves_seeds or (0,)))}))
 
 
 if __name__ == "__main__":

