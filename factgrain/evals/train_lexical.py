@@ -68,9 +68,9 @@ MIN_GAIN = 0.0003
 #: explicit contradictions, applied as caps rather than fitted (see LexicalModel)
 VETOES = ("ans_doubted", "date_clash", "vote_clash")
 #: the direction a feature can only push support in (the ``monotone`` procedure holds the fitted
-#: coefficients to it): more of the unit found in the reference never means less support, a clash
-#: or an absent name never means more. Features left out (negation mismatch, answer length, no
-#: content word) have no known direction.
+#: coefficients to it): more of the unit found in the reference never means less support, a clash,
+#: an absent name or a negation the other side lacks never means more. Features left out (answer
+#: length, no content word) have no known direction.
 FEATURE_SIGNS: dict[str, int] = {
     **{n: +1 for n in (
         "ans_cov_best", "ans_cov_max", "ans_cov_ref", "ans_bigram_ref", "qa_cov_best", "pred_in_best",
@@ -78,7 +78,7 @@ FEATURE_SIGNS: dict[str, int] = {
         "lem_ans_cov_ref", "lem_ans_cov_sent", "lem_pred_ref", "lem_pred_ans_sent", "ans_head_in_ref",
         "ans_head_linked", "pred_ans_linked", "generic_ans_typed", "qty_agree", "copula_claim_cov")},
     **{n: -1 for n in ("num_clash", "sent_num_clash", "name_absent", "sent_name_absent", "qty_clash",
-                       "qty_unit_clash")},
+                       "qty_unit_clash", "neg_mismatch")},
 }
 #: fitting procedures (``--procedure``); ``monotone`` is the shipped one
 PROCEDURES = ("monotone", "backward", "all", "overlap")
