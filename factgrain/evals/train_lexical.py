@@ -1,6 +1,6 @@
 """Fit the lexical support model on QASemConsistency dev and report test.
 
-    python -m factgrain.evals.train_lexical [--out PATH] [--data DIR] [--n-boot N]
+    python -m factgrain.evals.train_lexical [--dev-only] [--nested-cv] [--procedure P] [--out PATH]
 
 Steps:
 
@@ -11,17 +11,20 @@ Steps:
    boilerplate such as "media playback is not supported on this device" — do
    not count);
 3. features from :mod:`factgrain.agent.verifiers.lexical_features`;
-4. L2-regularised logistic regression by Newton's method (numpy, deterministic).
-   Features are chosen by backward elimination on dev: drop the feature whose
-   removal most raises the grouped 5-fold cross-validated AUC (mean over three
-   fold assignments), while that gain is at least 0.0003. The veto features
-   (``VETOES``: explicit contradictions, too rare on dev to fit a weight to) are
-   not fitted; they cap the probability (see ``LexicalModel``). The penalty is
-   picked by the same cross-validation, the decision threshold by balanced
-   accuracy on the out-of-fold dev predictions (vetoes applied);
-5. the model is refitted on all kept dev rows and written as JSON;
-   (``--nested-cv`` instead prints an honest dev estimate of this procedure and of two simpler ones,
-   every choice made inside the training folds, grouped by article; it writes nothing)
+4. L2-regularised logistic regression by Newton's method (numpy, deterministic), by one of
+   the procedures of :func:`fit_procedure`. The shipped one (``monotone``) fits every candidate
+   feature with its coefficient held to the direction :data:`FEATURE_SIGNS` knows (more of the unit
+   found never lowers support, a clash never raises it; a feature whose fit goes the other way is
+   held at 0 and left out of the model) and weights the two classes equally, so that 0.5 on the
+   fitted probability is the balanced cut-off; the penalty is picked by grouped (article) 5-fold
+   cross-validated AUC. ``backward`` is the earlier fit (backward elimination of features by the
+   same cross-validation, threshold for balanced accuracy on the out-of-fold probabilities). The
+   veto features (``VETOES``: explicit contradictions, too rare on dev to fit a weight to) are not
+   fitted; they cap the probability (see ``LexicalModel``);
+5. the model is refitted on all kept dev rows and written as JSON (``--dev-only`` stops here);
+   ``--nested-cv`` instead prints the per-subset nested grouped cross-validation table of the
+   procedures on dev, every choice made inside the training folds, grouped by article; it writes
+   nothing. That table is the evidence for the choice of procedure;
 6. only then is test touched: per subset BAcc at the tuned threshold and ROC AUC,
    with 95% intervals from an article-level (``source_id``) cluster bootstrap,
    for the model and two baselines with their own thresholds tuned on dev: the
@@ -57,13 +60,28 @@ SUBSETS = ("cliff", "factscore", "verifiability")
 BASELINE_FEATURE = "ans_cov_max"
 NGRAM = 8
 BOILERPLATE_MIN_REFS = 5  # an 8-gram in this many distinct references is boilerplate
-LAMBDAS = (0.1, 0.3, 1.0, 3.0, 10.0, 30.0)
+LAMBDAS = (0.1, 0.3, 1.0, 3.0, 10.0, 30.0, 100.0, 300.0)
 N_FOLDS = 5
 SELECTION_SEEDS = (0, 1, 2)  # fold assignments averaged over during feature selection
 SELECTION_LAMBDA = 30.0
 MIN_GAIN = 0.0003
 #: explicit contradictions, applied as caps rather than fitted (see LexicalModel)
 VETOES = ("ans_doubted", "date_clash", "vote_clash")
+#: the direction a feature can only push support in (the ``monotone`` procedure holds the fitted
+#: coefficients to it): more of the unit found in the reference never means less support, a clash,
+#: an absent name or a negation the other side lacks never means more. Features left out (answer
+#: length, no content word) have no known direction.
+FEATURE_SIGNS: dict[str, int] = {
+    **{n: +1 for n in (
+        "ans_cov_best", "ans_cov_max", "ans_cov_ref", "ans_bigram_ref", "qa_cov_best", "pred_in_best",
+        "pred_in_ref", "pred_ans_joint", "sent_cov_best", "sent_cov_ref", "best_score", "num_agree",
+        "lem_ans_cov_ref", "lem_ans_cov_sent", "lem_pred_ref", "lem_pred_ans_sent", "ans_head_in_ref",
+        "ans_head_linked", "pred_ans_linked", "generic_ans_typed", "qty_agree", "copula_claim_cov")},
+    **{n: -1 for n in ("num_clash", "sent_num_clash", "name_absent", "sent_name_absent", "qty_clash",
+                       "qty_unit_clash", "neg_mismatch")},
+}
+#: fitting procedures (``--procedure``); ``monotone`` is the shipped one
+PROCEDURES = ("monotone", "backward", "all", "overlap")
 
 
 # ---------------------------------------------------------------------------
@@ -161,12 +179,32 @@ def group_ids(rows: list[dict]) -> np.ndarray:
 # ---------------------------------------------------------------------------
 
 
-def fit_logistic(X: np.ndarray, y: np.ndarray, lam: float, iters: int = 50) -> tuple[np.ndarray, float]:
+def fit_logistic(X: np.ndarray, y: np.ndarray, lam: float, iters: int = 50, *,
+                 weights: np.ndarray | None = None, signs: np.ndarray | None = None) -> tuple[np.ndarray, float]:
     """L2 logistic regression (intercept unpenalised) by Newton's method.
 
-    Minimises ``sum log-loss + lam/2 * ||w||^2`` on already-standardised ``X``.
+    Minimises ``sum weight * log-loss + lam/2 * ||w||^2`` on already-standardised ``X``. With
+    ``signs`` (+1 / -1 / 0 per column), a coefficient whose sign contradicts a known direction is
+    fixed at 0 and the rest refitted, the largest offender first, until every coefficient agrees
+    (an active-set fit of the sign-constrained problem; 0 leaves a column free).
     """
+    if signs is None:
+        return _newton(X, y, lam, iters, weights)
+    signs = np.asarray(signs)
+    active = np.ones(X.shape[1], bool)
+    while True:
+        w_active, b = _newton(X[:, active], y, lam, iters, weights)
+        w = np.zeros(X.shape[1])
+        w[active] = w_active
+        wrong = (signs != 0) & (w != 0) & (np.sign(w) != signs)
+        if not wrong.any():
+            return w, b
+        active[int(np.argmax(np.where(wrong, np.abs(w), -1.0)))] = False
+
+
+def _newton(X: np.ndarray, y: np.ndarray, lam: float, iters: int, weights: np.ndarray | None) -> tuple[np.ndarray, float]:
     n, d = X.shape
+    sw = np.ones(n) if weights is None else np.asarray(weights, dtype=float)
     A = np.hstack([np.ones((n, 1)), X])
     w = np.zeros(d + 1)
     reg = np.full(d + 1, lam)
@@ -174,13 +212,27 @@ def fit_logistic(X: np.ndarray, y: np.ndarray, lam: float, iters: int = 50) -> t
     for _ in range(iters):
         z = A @ w
         p = 1.0 / (1.0 + np.exp(-z))
-        g = A.T @ (p - y) + reg * w
-        h = (A * (p * (1 - p))[:, None]).T @ A + np.diag(reg) + 1e-9 * np.eye(d + 1)
+        g = A.T @ (sw * (p - y)) + reg * w
+        h = (A * (sw * p * (1 - p))[:, None]).T @ A + np.diag(reg) + 1e-9 * np.eye(d + 1)
         step = np.linalg.solve(h, g)
         w -= step
         if np.max(np.abs(step)) < 1e-10:
             break
     return w[1:], float(w[0])
+
+
+def balanced_weights(y: np.ndarray) -> np.ndarray:
+    """Row weights that give both classes the same total weight (mean 1), so that 0.5 on the fitted
+    probability is the cut-off for balanced accuracy whatever the share of supported units."""
+    pi = float(np.mean(y))
+    if pi in (0.0, 1.0):
+        return np.ones(len(y))
+    return np.where(y == 1, 0.5 / pi, 0.5 / (1 - pi))
+
+
+def feature_signs(names: list[str] | tuple[str, ...]) -> np.ndarray:
+    """+1 / -1 / 0 per feature name from :data:`FEATURE_SIGNS`."""
+    return np.array([FEATURE_SIGNS.get(n, 0) for n in names])
 
 
 def standardise(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -228,14 +280,22 @@ def veto_mask(X: np.ndarray) -> np.ndarray:
     return (X[:, cols] >= 0.5).any(axis=1)
 
 
-def oof_probs(X: np.ndarray, y: np.ndarray, folds: np.ndarray, lam: float) -> np.ndarray:
+def oof_probs(X: np.ndarray, y: np.ndarray, folds: np.ndarray, lam: float, *, balanced: bool = False,
+              signs: np.ndarray | None = None) -> np.ndarray:
     out = np.empty(len(y))
     for f in np.unique(folds):
         tr, te = folds != f, folds == f
         mu, sd = standardise(X[tr])
-        w, b = fit_logistic((X[tr] - mu) / sd, y[tr], lam)
+        w, b = fit_logistic((X[tr] - mu) / sd, y[tr], lam, weights=balanced_weights(y[tr]) if balanced else None,
+                            signs=signs)
         out[te] = _sigmoid(((X[te] - mu) / sd) @ w + b)
     return out
+
+
+def pick_lambda(X: np.ndarray, y: np.ndarray, folds: np.ndarray, **fit: Any) -> tuple[float, dict[float, float]]:
+    """The penalty with the best grouped cross-validated AUC (ties: the stronger penalty)."""
+    scores = {lam: roc_auc(y, oof_probs(X, y, folds, lam, **fit)) for lam in LAMBDAS}
+    return max(LAMBDAS, key=lambda l: (round(scores[l], 4), l)), scores
 
 
 # ---------------------------------------------------------------------------
@@ -268,48 +328,92 @@ def article_groups(rows: list[dict], n: int = NGRAM) -> np.ndarray:
     return np.array([ids.setdefault(find(("ref", r["reference"] or "")), len(ids)) for r in rows])
 
 
-def nested_cv(X: np.ndarray, y: np.ndarray, groups: np.ndarray, subsets: np.ndarray,
-              seeds: tuple[int, ...] = (0, 1, 2, 3, 4)) -> dict:
-    """Honest dev estimate of each fitting procedure: outer grouped 5-fold CV (fold assignments
-    ``seeds``), every choice (features, lambda, threshold) made on the outer training folds only by
-    inner grouped CV. Procedures: ``backward`` (this module's selection), ``all`` (every candidate,
-    lambda by CV), ``overlap`` (the overlap features alone). Vetoes are applied to every out-of-fold
-    probability. Returns per procedure the per-subset AUC and BAcc (inner-tuned threshold, and the
-    training rows' share of supported units as the threshold) averaged over ``seeds``."""
+def fit_procedure(procedure: str, X: np.ndarray, y: np.ndarray, groups: np.ndarray, seed: int = 0) -> dict:
+    """Every choice a fitting procedure makes, on the rows given (grouped CV with fold seed ``seed``):
+    the feature columns, the penalty, the fit options and the decision threshold on the raw probability.
+
+    * ``monotone`` (shipped): every candidate feature, coefficients held to :data:`FEATURE_SIGNS`,
+      classes weighted to equal total weight, so the threshold is 0.5 (nothing tuned but λ);
+    * ``backward``: backward elimination of features (the earlier shipped fit), threshold for balanced
+      accuracy on the out-of-fold probabilities;
+    * ``all``: every candidate, free signs, threshold as ``backward``;
+    * ``overlap``: the overlap features of :mod:`lexical_features` alone, threshold as ``backward``.
+    """
     from factgrain.agent.verifiers.lexical_features import _OVERLAP_FEATURES
 
     candidates = [i for i, n in enumerate(FEATURE_NAMES) if n not in VETOES]
-    procs = {"backward": lambda Xs, ys, gs: select_features(Xs, ys, gs, candidates)[0],
-             "all": lambda Xs, ys, gs: list(candidates),
-             "overlap": lambda Xs, ys, gs: [FEATURE_NAMES.index(n) for n in _OVERLAP_FEATURES]}
+    if procedure == "monotone":
+        cols = candidates
+        fit = {"balanced": True, "signs": feature_signs([FEATURE_NAMES[i] for i in cols])}
+    elif procedure == "backward":
+        cols, fit = select_features(X, y, groups, candidates)[0], {}
+    elif procedure == "all":
+        cols, fit = candidates, {}
+    elif procedure == "overlap":
+        cols, fit = [FEATURE_NAMES.index(n) for n in _OVERLAP_FEATURES], {}
+    else:
+        raise ValueError(f"unknown procedure {procedure!r}; known: {', '.join(PROCEDURES)}")
+    folds = grouped_folds(groups, seed=seed)
+    lam, scores = pick_lambda(X[:, cols], y, folds, **fit)
+    oof = np.where(veto_mask(X), 0.0, oof_probs(X[:, cols], y, folds, lam, **fit))
+    threshold = 0.5 if fit.get("balanced") else float(best_threshold(y, oof)[0])
+    return {"procedure": procedure, "cols": cols, "lam": lam, "cv_auc_by_lambda": scores, "fit": fit,
+            "threshold": threshold, "oof": oof}
+
+
+def apply_fit(chosen: dict, X_train: np.ndarray, y_train: np.ndarray) -> tuple[np.ndarray, float, np.ndarray, np.ndarray]:
+    """Coefficients, intercept, means and scales of the procedure's choice refitted on the given rows."""
+    Xc = X_train[:, chosen["cols"]]
+    mu, sd = standardise(Xc)
+    fit = chosen["fit"]
+    w, b = fit_logistic((Xc - mu) / sd, y_train, chosen["lam"],
+                        weights=balanced_weights(y_train) if fit.get("balanced") else None, signs=fit.get("signs"))
+    return w, b, mu, sd
+
+
+def nested_cv(X: np.ndarray, y: np.ndarray, groups: np.ndarray, subsets: np.ndarray,
+              seeds: tuple[int, ...] = (0, 1, 2, 3, 4), procedures: tuple[str, ...] = PROCEDURES) -> dict:
+    """Honest dev estimate of each fitting procedure: outer grouped 5-fold CV (fold assignments
+    ``seeds``), every choice (features, λ, threshold) made on the outer training folds only by inner
+    grouped CV (:func:`fit_procedure`). Vetoes are applied to every out-of-fold probability. Returns per
+    procedure the per-subset AUC and BAcc at the procedure's own threshold (what the shipped
+    verifier's 0.5 is), averaged over ``seeds``, with the λ and number of non-zero coefficients chosen
+    per fold."""
     vetoed = veto_mask(X)
     names = (*SUBSETS, "all")
-    out: dict[str, dict[str, list]] = {k: {"auc": [], "bacc_tuned": [], "bacc_prior": [], "features": []} for k in procs}
+    masks = [subsets == s for s in SUBSETS] + [np.ones(len(y), bool)]
+    out: dict[str, dict[str, list]] = {k: {"auc": [], "bacc": [], "features": [], "lambdas": []} for k in procedures}
     for seed in seeds:
         folds = grouped_folds(groups, seed=seed)
-        for k, proc in procs.items():
-            p, t_tuned, t_prior = np.empty(len(y)), np.empty(len(y)), np.empty(len(y))
+        for k in procedures:
+            p, thr = np.empty(len(y)), np.empty(len(y))
             for f in range(N_FOLDS):
                 tr, te = folds != f, folds == f
-                cols = proc(X[tr], y[tr], groups[tr])
-                inner = grouped_folds(groups[tr], seed=100 + seed)
-                scores = {lam: roc_auc(y[tr], oof_probs(X[tr][:, cols], y[tr], inner, lam)) for lam in LAMBDAS}
-                lam = max(LAMBDAS, key=lambda l: (round(scores[l], 4), l))
-                inner_p = np.where(vetoed[tr], 0.0, oof_probs(X[tr][:, cols], y[tr], inner, lam))
-                t_tuned[te] = best_threshold(y[tr], inner_p)[0]
-                t_prior[te] = y[tr].mean()
-                mu, sd = standardise(X[tr][:, cols])
-                w, b = fit_logistic((X[tr][:, cols] - mu) / sd, y[tr], lam)
-                p[te] = _sigmoid(((X[te][:, cols] - mu) / sd) @ w + b)
-                out[k]["features"].append(len(cols))
+                chosen = fit_procedure(k, X[tr], y[tr], groups[tr], seed=100 + seed)
+                w, b, mu, sd = apply_fit(chosen, X[tr], y[tr])
+                p[te] = _sigmoid(((X[te][:, chosen["cols"]] - mu) / sd) @ w + b)
+                thr[te] = chosen["threshold"]
+                out[k]["features"].append(int(np.count_nonzero(w)))
+                out[k]["lambdas"].append(chosen["lam"])
             p = np.where(vetoed, 0.0, p)
-            masks = [subsets == s for s in SUBSETS] + [np.ones(len(y), bool)]
             out[k]["auc"].append([roc_auc(y[m], p[m]) for m in masks])
-            out[k]["bacc_tuned"].append([balanced_accuracy(y[m], (p[m] >= t_tuned[m]).astype(int)) for m in masks])
-            out[k]["bacc_prior"].append([balanced_accuracy(y[m], (p[m] >= t_prior[m]).astype(int)) for m in masks])
-    return {k: {"subsets": names, **{m: np.mean(v[m], axis=0).tolist() for m in ("auc", "bacc_tuned", "bacc_prior")},
-                "auc_macro_sd_over_seeds": float(np.std(np.mean(np.array(v["auc"])[:, :3], axis=1))),
-                "features_per_fold": v["features"]} for k, v in out.items()}
+            out[k]["bacc"].append([balanced_accuracy(y[m], (p[m] >= thr[m]).astype(int)) for m in masks])
+    return {k: {"subsets": names, "auc": np.mean(v["auc"], axis=0).tolist(), "bacc": np.mean(v["bacc"], axis=0).tolist(),
+                "auc_sd_over_seeds": np.std(v["auc"], axis=0).tolist(),
+                "features_per_fold": v["features"], "lambdas": v["lambdas"]} for k, v in out.items()}
+
+
+def print_nested_table(results: dict, file: Any = sys.stdout) -> None:
+    """The per-subset nested-CV table (percentages; the sd is over fold assignments)."""
+    print("| procedure | AUC cliff / factscore / verifiability / all | BAcc at its threshold | AUC sd | "
+          "non-zero coefficients | λ chosen |", file=file)
+    print("|---|---|---|---|---|---|", file=file)
+    fmt = lambda v: " / ".join(f"{100 * x:.1f}" for x in v)  # noqa: E731
+    for k, r in results.items():
+        lams = sorted(set(r["lambdas"]))
+        print(f"| {k} | {fmt(r['auc'])} | {fmt(r['bacc'])} | {fmt(r['auc_sd_over_seeds'])} | "
+              f"{min(r['features_per_fold'])}-{max(r['features_per_fold'])} | {', '.join(f'{l:g}' for l in lams)} |",
+              file=file)
 
 
 # ---------------------------------------------------------------------------
@@ -337,12 +441,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--n-boot", type=int, default=1000)
     ap.add_argument("--dev-only", action="store_true",
                     help="fit and print the dev cross-validation figures; do not touch test (for development)")
-    ap.add_argument("--all-features", action="store_true",
-                    help="skip backward elimination: fit every candidate feature (lambda still by grouped CV)")
+    ap.add_argument("--procedure", choices=PROCEDURES, default="monotone",
+                    help="fitting procedure (see fit_procedure); monotone is the shipped one")
+    ap.add_argument("--all-features", action="store_true", help="same as --procedure all")
     ap.add_argument("--nested-cv", action="store_true",
-                    help="print the nested grouped (article) cross-validation of the fitting procedures on dev "
-                         "and exit; writes nothing, does not touch test")
+                    help="print the per-subset nested grouped (article) cross-validation of the fitting procedures "
+                         "on dev and exit; writes nothing, does not touch test")
+    ap.add_argument("--procedures", default=",".join(PROCEDURES),
+                    help="with --nested-cv: which procedures, comma-separated (backward is the slow one)")
     args = ap.parse_args(argv)
+    procedure = "all" if args.all_features else args.procedure
     t0 = time.perf_counter()
 
     rows = load_rows("qasem_consistency_qa", args.data)
@@ -358,34 +466,31 @@ def main(argv: list[str] | None = None) -> int:
     # ---- fit on dev only ---------------------------------------------------
     X_all = featurize(dev)
     y = np.array([r["label"] for r in dev], dtype=float)
+    ga = article_groups(dev)
     if args.nested_cv:
-        ga = article_groups(dev)
+        procs = tuple(p.strip() for p in args.procedures.split(",") if p.strip())
+        unknown = [p for p in procs if p not in PROCEDURES]
+        if unknown:
+            ap.error(f"unknown procedure(s) {unknown}; known: {', '.join(PROCEDURES)}")
         print(f"nested grouped CV on {len(y)} dev rows, {len(np.unique(ga))} article groups "
-              f"(outer 5 folds x 5 fold assignments; inner grouped CV for every choice)", file=sys.stderr)
-        for k, r in nested_cv(X_all, y, ga, np.array([row["subset"] for row in dev])).items():
-            fmt = lambda v: " / ".join(f"{100 * x:.1f}" for x in v)  # noqa: E731
-            print(f"{k}: AUC {fmt(r['auc'])} (macro sd over fold assignments {100 * r['auc_macro_sd_over_seeds']:.2f}); "
-                  f"BAcc at inner-tuned threshold {fmt(r['bacc_tuned'])}; at the supported share {fmt(r['bacc_prior'])}; "
-                  f"features per fold {min(r['features_per_fold'])}-{max(r['features_per_fold'])}  "
-                  f"[{' / '.join(r['subsets'])}]", file=sys.stderr)
+              f"(outer 5 folds x 5 fold assignments; inner grouped CV for every choice; vetoes applied)\n")
+        print_nested_table(nested_cv(X_all, y, ga, np.array([row["subset"] for row in dev]), procedures=procs))
+        print(f"\n{time.perf_counter() - t0:.0f}s", file=sys.stderr)
         return 0
-    g = group_ids(dev)
-    candidates = [i for i, n in enumerate(FEATURE_NAMES) if n not in VETOES]
-    kept, trace = (list(candidates), [("(all)", None)]) if args.all_features else select_features(X_all, y, g, candidates)
+    chosen = fit_procedure(procedure, X_all, y, ga, seed=0)
+    w_all, b, mu_all, sd_all = apply_fit(chosen, X_all, y)
+    # a coefficient held at 0 by its sign constraint reads nothing: the model lists only the others
+    keep = [j for j, c in enumerate(w_all) if c != 0.0]
+    kept = [chosen["cols"][j] for j in keep]
     names = [FEATURE_NAMES[i] for i in kept]
-    X = X_all[:, kept]
+    w, mu, sd = w_all[keep], mu_all[keep], sd_all[keep]
+    lam, cv, thr = chosen["lam"], chosen["cv_auc_by_lambda"], chosen["threshold"]
     vetoed = veto_mask(X_all)
-    folds = grouped_folds(g)
-    cv = {}
-    for lam in LAMBDAS:
-        cv[lam] = roc_auc(y, oof_probs(X, y, folds, lam))
-    lam = max(LAMBDAS, key=lambda l: (round(cv[l], 4), l))
-    oof = oof_probs(X, y, folds, lam)
-    oof_lr_auc = roc_auc(y, oof)
-    oof = np.where(vetoed, 0.0, oof)  # a veto puts a unit below any threshold
-    thr, dev_bacc = best_threshold(y, oof)
-    mu, sd = standardise(X)
-    w, b = fit_logistic((X - mu) / sd, y, lam)
+    oof = chosen["oof"]  # vetoes applied
+    oof_lr_auc = cv[lam]
+    dev_bacc = balanced_accuracy(y, (oof >= thr).astype(int))
+    candidates = [i for i, n in enumerate(FEATURE_NAMES) if n not in VETOES]
+    dropped = [FEATURE_NAMES[i] for i in candidates if i not in kept]
 
     base_col = FEATURE_NAMES.index(BASELINE_FEATURE)
     base_thr, base_dev_bacc = best_threshold(y, X_all[:, base_col])
@@ -406,13 +511,19 @@ def main(argv: list[str] | None = None) -> int:
             "leakage_filter": leak,
             "l2_lambda": lam,
             "cv_auc_by_lambda": {str(k): round(v, 4) for k, v in cv.items()},
-            "feature_selection": {"method": "backward elimination, grouped 5-fold CV AUC, mean of fold seeds "
-                                            f"{list(SELECTION_SEEDS)}, lambda {SELECTION_LAMBDA}, min gain {MIN_GAIN}",
-                                  "dropped": [n for n, _ in trace[1:]], "trace": trace},
+            "procedure": procedure,
+            "fit_options": {"balanced_class_weights": bool(chosen["fit"].get("balanced")),
+                            "sign_constraints": {n: FEATURE_SIGNS[n] for n in names if n in FEATURE_SIGNS}
+                            if chosen["fit"].get("signs") is not None else None},
+            "groups": "articles (source_id joined over shared word 8-grams), grouped 5-fold CV, fold seed 0",
+            "dropped_candidates": dropped,
             "dev_oof_auc_with_vetoes": round(roc_auc(y, oof), 4),
+            "training_command": "python -m factgrain.evals.train_lexical" + ("" if procedure == "monotone"
+                                                                             else f" --procedure {procedure}"),
             "dev_vetoed_rows": int(vetoed.sum()),
             "dev_vetoed_supported": int(y[vetoed].sum()),
-            "threshold_source": "balanced accuracy on out-of-fold dev probabilities",
+            "threshold_source": "0.5: balanced class weights" if chosen["fit"].get("balanced")
+            else "balanced accuracy on out-of-fold dev probabilities",
             "dev_oof_bacc": round(dev_bacc, 4),
             "dev_oof_auc": round(oof_lr_auc, 4),
             "coefficients_are_on": "standardised features: (x - mean) / scale",
@@ -421,7 +532,7 @@ def main(argv: list[str] | None = None) -> int:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(model.to_dict(), indent=2) + "\n", encoding="utf-8")
     t_fit = time.perf_counter() - t0
-    print(f"dev: kept {len(names)} of {len(candidates)} features (dropped {[n for n, _ in trace[1:]]}); grouped "
+    print(f"dev ({procedure}): {len(names)} of {len(candidates)} features with a non-zero coefficient (not used: {dropped}); grouped "
           f"{N_FOLDS}-fold CV AUC by lambda {model.meta['cv_auc_by_lambda']}; lambda={lam}; out-of-fold AUC "
           f"{oof_lr_auc:.4f} (with vetoes {roc_auc(y, oof):.4f}), BAcc {dev_bacc:.4f} at threshold {thr:.3f}; "
           f"vetoes fired on {int(vetoed.sum())} rows ({int(y[vetoed].sum())} labelled supported); baselines dev BAcc: "

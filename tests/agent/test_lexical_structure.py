@@ -124,3 +124,29 @@ def test_feature_names_and_shipped_model_agree():
     assert set(model.feature_names) <= set(FEATURE_NAMES)
     assert set(model.vetoes) <= set(FEATURE_NAMES)
     assert model.meta["trained_on"].startswith("qasem_consistency_qa dev")
+
+
+# --- copular claims: the claim is in the question -----------------------------------------------
+
+PAINTER_REF = ("Maria Lopez (born 1970) is a Spanish painter who lives in Madrid. Her work has been shown in Paris "
+               "and Berlin.")
+PAINTER_SENT = "Maria Lopez is a Spanish painter and novelist."
+
+
+async def test_a_copular_claim_the_reference_never_makes_is_unsupported():
+    # the answer (the subject) is found whatever the truth: only the question's "novelist" carries the claim
+    bad = await verify("Who is a novelist?", "Maria Lopez", PAINTER_SENT, PAINTER_REF, "is")
+    good = await verify("Who is a painter?", "Maria Lopez", PAINTER_SENT, PAINTER_REF, "is")
+    assert bad.features["copula_claim_cov"] == 0.0 and good.features["copula_claim_cov"] == 1.0
+    assert bad.label == "unsupported" and good.label == "supported"
+
+
+def test_copula_claim_words_are_only_read_for_a_copular_predicate():
+    # a content predicate relates the answer itself; its question's words are not a separate claim
+    f = structure("who was the novelist?", "Maria Lopez", PAINTER_SENT, PAINTER_REF, "was")
+    assert f["copula_claim_cov"] == 0.0
+    f = structure("who painted something?", "Maria Lopez", "Maria Lopez painted a novelist.", PAINTER_REF, "painted")
+    assert f["copula_claim_cov"] == 1.0
+    # the answer's own words are not counted as claim words
+    f = structure("who is a painter?", "a painter", PAINTER_SENT, PAINTER_REF, "is")
+    assert f["copula_claim_cov"] == 1.0

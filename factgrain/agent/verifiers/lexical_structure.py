@@ -15,7 +15,10 @@ against) gives the same text:
   whether measles was the main cause": ``measles`` is under ``unable`` and ``whether``), read from the
   dependency path from the token to its sentence root;
 * **predicate-argument links** - whether a reference sentence holds the predicate's lemma and the
-  answer close to each other in its dependency tree.
+  answer close to each other in its dependency tree;
+* **copular claims** - when the predicate is a copula ("Who is a director? -> David Wenham"), the
+  answer is usually found whatever the truth; the claim is in the question's other words
+  ("director"), which must be in the reference too.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ STRUCTURE_FEATURES: tuple[str, ...] = (
     "vote_clash",  # "unanimous" against a split count in the reference ("7 to 2"), or a split count against "unanimous"
     "qty_agree",  # the answer's quantities are all in the reference with the same value
     "date_clash",  # the answer names a weekday / month; the reference names others of that kind but not it
+    "copula_claim_cov",  # a copular unit's claim words (its question's, not the answer's) found in the reference
 )
 
 from factgrain.agent.verifiers import lexical_tokens as _lf
@@ -302,6 +306,9 @@ class UnitReading:
     unanimous: bool
     split_vote: bool
     date_words: frozenset[str]
+    #: question words that carry a copular unit's claim (not the answer's words); empty when the predicate
+    #: relates something by itself
+    claim_keys: frozenset[str] = frozenset()
 
 
 def _answer_tokens(answer: str, sentence_doc: "Doc") -> "Span | Doc":
@@ -363,6 +370,9 @@ def read_unit(*, answer: str, question: str, sentence: str, predicate: str | Non
     # the question is not parsed (one parse per unit would double the cost); its normalised words match the
     # surface keys every reference token also carries
     context = {k for t in sent_doc if _is_content(t) for k in _keys(t)} | set(_lf.content_tokens(question or ""))
+    claim: frozenset[str] = frozenset()
+    if not pred_keys:
+        claim = frozenset(_lf.content_tokens(question or "")) - frozenset(_lf.content_tokens(answer or ""))
     flags = _doubt_flags(sent_doc)
     ans_in_sent = ans.doc is sent_doc
     doubted = (ans_in_sent and any(flags[t.i] for t in ans)) or (pred_tok is not None and pred_tok.doc is sent_doc
@@ -372,7 +382,7 @@ def read_unit(*, answer: str, question: str, sentence: str, predicate: str | Non
         doubted=bool(doubted), quantities=_quantities(ans, lambda t: -1),
         unanimous=bool(_UNANIMOUS_RE.search(answer or "")), split_vote=bool(_tallies(answer or "")
                                                                            and any(b > 0 for _, b in _tallies(answer or ""))),
-        date_words=frozenset(_date_words(ans)),
+        date_words=frozenset(_date_words(ans)), claim_keys=claim,
     )
 
 
@@ -484,4 +494,6 @@ def _structure(unit: UnitReading, ref: RefStructure) -> tuple[dict[str, float], 
         "vote_clash": vote_clash,
         "qty_agree": qty_agree,
         "date_clash": date_clash,
+        "copula_claim_cov": (sum(k in ref.all_keys for k in unit.claim_keys) / len(unit.claim_keys)
+                             if unit.claim_keys else 1.0),
     }, support
