@@ -88,3 +88,4 @@ def test_british_spellings_find_their_american_catvar_entries():
     assert deverbal.spellings("house") == ("house",)
     got = [(q.predicate, q.question, q.answer) for q in read_qas("The defence of the city lasted a week.")]
     assert ("defence", "what was defended?", "the city") in got
+

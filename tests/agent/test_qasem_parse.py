@@ -209,3 +209,13 @@ async def test_list_bullet_is_not_read_as_the_verb():
     text = "• Talk to a friend about your worries."
     _, units = await decompose(text)  # asserts every span is exact
     assert any(u.predicate == "Talk" for u in units), [(u.predicate, u.question, u.answer) for u in units]
+
+
+def test_a_plural_verb_of_the_sentence_is_singular_in_the_question():
+    """QA-SRL's 'someone' is singular: 'Leeds Rhinos say' asks 'who says something?'."""
+    from factgrain.agent.decompose.qasem_parse import read_qas
+
+    qs = {qa.question for qa in read_qas("Leeds Rhinos say their training ground will cost £1m to repair.")}
+    assert "who says something?" in qs and "what does someone say?" in qs
+    qs = {qa.question for qa in read_qas("The police have arrested two men.")}
+    assert "who has arrested someone?" in qs and not any(q.startswith("who have") for q in qs)

@@ -354,15 +354,26 @@ def _particle(verb: "Token") -> str:
     return (" " + " ".join(prt)) if prt else ""
 
 
+# QA-SRL's placeholders ('someone', 'something') are singular: a plural finite verb or auxiliary of
+# the sentence ('Leeds Rhinos say', 'they have arrested') takes its singular form in the question.
+_SINGULAR_AUX = {"have": "has", "'ve": "has", "do": "does", "are": "is", "'re": "is", "were": "was"}
+
+
+def _singular_aux(aux: list[str]) -> list[str]:
+    return [_SINGULAR_AUX.get(aux[0], aux[0]), *aux[1:]] if aux else aux
+
+
 def subject_form(g: VerbGroup) -> str:
     """The verb group as it reads after a wh-subject: 'has been opened', 'died', 'finished'."""
     v = g.verb
     word = v.lower_ + _particle(v)
     if g.aux:
-        return " ".join(g.aux + [word])
+        return " ".join(_singular_aux(g.aux) + [word])
     if g.passive:
         return f"was {v.lower_}{_particle(v)}"
-    if v.tag_ in ("VBD", "VBZ", "VBP"):
+    if v.tag_ == "VBP":
+        return vf.third_person(v.lemma_.lower()) + _particle(v)
+    if v.tag_ in ("VBD", "VBZ"):
         return word
     return vf.past(v.lemma_) + _particle(v)
 
@@ -373,14 +384,13 @@ def inverted_form(g: VerbGroup, placeholder: str) -> str:
     v = g.verb
     word = v.lower_ + _particle(v)
     if g.aux:
-        return " ".join([g.aux[0], placeholder, *g.aux[1:], word])
+        aux = _singular_aux(g.aux)
+        return " ".join([aux[0], placeholder, *aux[1:], word])
     base = v.lemma_.lower() + _particle(v)
     if g.passive:
         return f"was {placeholder} {word}"
-    if v.tag_ == "VBZ":
+    if v.tag_ in ("VBZ", "VBP"):
         return f"does {placeholder} {base}"
-    if v.tag_ == "VBP":
-        return f"do {placeholder} {base}"
     return f"did {placeholder} {base}"
 
 
