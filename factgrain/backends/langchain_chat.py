@@ -167,7 +167,7 @@ class LangChainChatBackend(Backend):
             secret = getattr(self.chat_model, "openai_api_key", None)
             key = secret.get_secret_value() if hasattr(secret, "get_secret_value") else (secret or "not-needed")
             for cls in (OpenAICompatBackend, LlamaCppBackend):
-                probe = cls(self.name, base_url=base, api_key=key)
+                probe = cls(self.model, base_url=base, api_key=key)  # the id the server lists
                 try:
                     value = await probe.context_length()
                 finally:
