@@ -13,7 +13,13 @@ not a phrase of the sentence, and an empty reply. So:
 * a pair that cannot be tied to the sentence is dropped, the others kept; only a reply with no
   usable pair is re-asked, with a message that lists the sentence's own predicates and phrases;
 * an empty list for a sentence with content is a failure (re-asked), not a success;
-* near-duplicates (the same predicate and answer span) are removed.
+* near-duplicates (the same predicate and answer span) are removed;
+* the sentence's dependency parse (the offline reader's) vets each pair: the predicate must be a
+  verb, a form of 'be' or a noun that names an event or its doer (not 'refugees', not an
+  adjective), and the answer must be an argument of that predicate - tied to it in the parse
+  directly, through its preposition, as the noun it modifies, or as a subject it shares with the
+  verb it completes or is joined to. An answer that belongs to another verb is dropped (counted);
+  the subject of a clause the predicate takes is widened to the whole clause.
 """
 
 from __future__ import annotations
