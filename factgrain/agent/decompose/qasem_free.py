@@ -345,15 +345,44 @@ def check_predicate(sentence: str, pred_at: int, pred_text: str) -> str | None:
     if pred.pos_ == "ADJ" and pred.tag_ not in ("VBN", "VBG"):
         return (f"{pred.text!r} is an adjective, not a predicate; for a description ask about the sentence's "
                 f"'be' ({_be_of(pred) or 'is'!r}), else about a verb")
-    if pred.pos_ in ("NOUN", "PROPN") and not _names_an_event(pred):
+    # a proper noun is left alone: the tagger takes many a sentence-initial verb ('Born in ...') for one
+    if pred.pos_ == "NOUN" and not _names_an_event(pred) and not _misread_verb(pred):
         return (f"{pred.text!r} names a thing, not an event; use a verb, or a noun that names an action "
                 "such as 'election' or 'founder'")
     return None
 
 
+def _misread_verb(noun: Any) -> bool:
+    """A noun with no determiner or possessor whose word is also a verb: most often an imperative
+    the tagger took for a noun ('Talk to someone ...', '... and cut slits')."""
+    bare = not any(c.dep_ in ("det", "poss", "nummod", "amod") for c in noun.children)
+    return bare and noun.lower_ in _verb_lemma_set()
+
+
 def _be_of(tok: Any) -> str | None:
     head = tok.head if tok.dep_ in _COMPLEMENTS else None
     return head.text if head is not None and head.lemma_ == "be" else None
+
+
+def _part_of_argument(tok: Any, pred: Any, size: int, most_hops: int = 4) -> bool:
+    """Whether an answer topped by ``tok`` is a good part of one argument of ``pred``: ``tok``
+    hangs below one of ``pred``'s dependents through nouns and prepositions only (no other verb
+    between), and the answer covers at least a third of that dependent's phrase ('11' of '11
+    people', 'in Switzerland' of 'her education in Switzerland'; the parse often hangs a phrase on
+    the predicate's object instead of the predicate)."""
+    cur = tok
+    for _ in range(most_hops):
+        head = cur.head
+        if head.i == cur.i:
+            return False
+        if head.i == pred.i:
+            phrase = sum(1 for w in cur.subtree if not w.is_punct)
+            return size >= phrase / 3
+        if head.pos_ in ("VERB", "AUX") or cur.dep_ in ("relcl", "acl", "ccomp", "advcl", "xcomp", "conj") \
+                and cur.pos_ in ("VERB", "AUX"):
+            return False  # another predicate's argument
+        cur = head
+    return False
 
 
 def check_argument(sentence: str, pred_at: int, pred_text: str, start: int, end: int) -> tuple[int, int] | str:
@@ -375,8 +404,8 @@ def check_argument(sentence: str, pred_at: int, pred_text: str, start: int, end:
     tops = [t for t in ans if t.head.i not in inside or t.head.i == t.i]
     if any(_attached(t, pred) for t in tops):
         return start, end
-    if len(tops) == 1 and tops[0].dep_ in _PARTS and _attached(tops[0].head, pred):
-        return start, end  # 'how many people? -> 11': a part of the argument, which may overlap it enough
+    if len(tops) == 1 and _part_of_argument(tops[0], pred, len(ans)):
+        return start, end
     for t in tops:
         clause = t.head
         if t.dep_ in SUBJ + ("dobj",) and clause.dep_ in _CLAUSES and clause.head.i == pred.i:
