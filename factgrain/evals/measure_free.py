@@ -9,6 +9,10 @@ units came from, the figures issue 15 sets targets for:
 * seconds per sentence.
 
     python -m factgrain.evals.measure_free --split dev --limit 20 --model embedded/<path.gguf> --cache
+
+``--limit 20`` is the standard (reported) sample, drawn with seed 0. Tune on another one:
+``--tuning`` draws ``--limit`` responses with ``--seed`` (default 1) from the dev responses *outside*
+the standard sample, so that what is tuned on is never what is reported.
 """
 
 from __future__ import annotations
@@ -20,11 +24,33 @@ import time
 from typing import Any
 
 
-async def measure(split: str, model: str, *, limit: int | None, cache: bool, fallback: bool = True) -> tuple[dict, list]:
+STANDARD_SEED = 0
+
+
+def sample(split: str, limit: int | None, *, seed: int = STANDARD_SEED, tuning: bool = False) -> list[Any]:
+    """The responses measured: the standard seeded sample, or with ``tuning`` a sample of the
+    responses outside it (drawn with ``seed``)."""
+    from factgrain.evals.datasets import load_responses
+
+    if not tuning:
+        return load_responses(split, limit=limit, seed=seed)
+    if seed == STANDARD_SEED:
+        raise ValueError("a tuning sample needs a seed other than the standard sample's (0)")
+    standard = {ex.id for ex in load_responses(split, limit=limit, seed=STANDARD_SEED)}
+    rest = [ex for ex in load_responses(split) if ex.id not in standard]
+    if limit is None or limit >= len(rest):
+        return rest
+    import numpy as np
+
+    keep = set(np.random.default_rng(seed).choice(len(rest), size=limit, replace=False).tolist())
+    return [ex for i, ex in enumerate(rest) if i in keep]
+
+
+async def measure(split: str, model: str, *, limit: int | None, cache: bool, fallback: bool = True,
+                  seed: int = STANDARD_SEED, tuning: bool = False, cache_dir: str | None = None) -> tuple[dict, list]:
     from factgrain.agent.decompose.context import has_content
     from factgrain.agent.decompose.qasem import QASemDecomposer
     from factgrain.agent.segment import segment
-    from factgrain.evals.datasets import load_responses
     from factgrain.evals.measure_decomposer import build_backend, gold_of, predicted_qas
     from factgrain.evals.tasks.qasem_decomposer import match, token_offsets
 
@@ -37,10 +63,10 @@ async def measure(split: str, model: str, *, limit: int | None, cache: bool, fal
     if cache:
         from factgrain.backends.cache import CachedBackend, CallCache
 
-        backend = CachedBackend(backend, CallCache(None))
+        backend = CachedBackend(backend, CallCache(cache_dir))
     records = []
     try:
-        for ex in load_responses(split, limit=limit):
+        for ex in sample(split, limit, seed=seed, tuning=tuning):
             dec = QASemDecomposer(backend, span_mode="free", fallback=fallback)
             doc = segment(ex.text)
             t0 = time.perf_counter()
@@ -61,8 +87,10 @@ async def measure(split: str, model: str, *, limit: int | None, cache: bool, fal
                 "n_gold": len(gold), "n_pred": len(pred), "matched": len(pairs),
                 "model_pred": sum(1 for p in pred if p["source"] == "model"),
                 "model_matched": sum(1 for _, pi, _ in pairs if pred[pi]["source"] == "model"),
-                "dropped_pairs": len(dec.dropped), "warnings": dec.warnings,
-                "predicted": [{k: p[k] for k in ("sentence", "source", "predicate", "question", "answer")} for p in pred],
+                "dropped_pairs": len(dec.dropped), "dropped": dec.dropped, "warnings": dec.warnings,
+                "predicted": [{**{k: p[k] for k in ("sentence", "source", "predicate", "question", "answer")},
+                               "matched": any(pi == i for _, pi, _ in pairs)} for i, p in enumerate(pred)],
+                "gold": [{k: g[k] for k in ("predicate", "question", "answer")} for g in gold],
             })
             print(json.dumps({k: records[-1][k] for k in ("id", "seconds", "content", "from_model", "from_fallback",
                                                          "without_units", "model_pred", "model_matched")}), flush=True)
@@ -97,14 +125,20 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--split", default="dev", choices=["dev", "test"])
     ap.add_argument("--model", required=True)
     ap.add_argument("--limit", type=int, default=20)
+    ap.add_argument("--seed", type=int, default=None, help="sample seed (0 = the standard sample; --tuning: 1)")
+    ap.add_argument("--tuning", action="store_true", help="sample from the responses outside the standard sample")
     ap.add_argument("--cache", action="store_true", help="answer repeated calls from the disk cache")
+    ap.add_argument("--cache-dir", help="the cache's folder (default: factgrain's cache folder)")
     ap.add_argument("--no-fallback", action="store_true", help="no per-sentence fall-back to the offline reader")
     ap.add_argument("--records", help="write one JSON line per response here")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
+    seed = args.seed if args.seed is not None else (1 if args.tuning else STANDARD_SEED)
     summary, records = asyncio.run(measure(args.split, args.model, limit=args.limit, cache=args.cache,
-                                           fallback=not args.no_fallback))
-    summary.update(split=args.split, model=args.model, seconds=round(time.perf_counter() - t0, 1))
+                                           fallback=not args.no_fallback, seed=seed, tuning=args.tuning,
+                                           cache_dir=args.cache_dir))
+    summary.update(split=args.split, model=args.model, sample="tuning" if args.tuning else "standard", seed=seed,
+                   seconds=round(time.perf_counter() - t0, 1))
     if args.records:
         with open(args.records, "w", encoding="utf-8") as fh:
             for rec in records:

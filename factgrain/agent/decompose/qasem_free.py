@@ -13,7 +13,13 @@ not a phrase of the sentence, and an empty reply. So:
 * a pair that cannot be tied to the sentence is dropped, the others kept; only a reply with no
   usable pair is re-asked, with a message that lists the sentence's own predicates and phrases;
 * an empty list for a sentence with content is a failure (re-asked), not a success;
-* near-duplicates (the same predicate and answer span) are removed.
+* near-duplicates (the same predicate and answer span) are removed;
+* the sentence's dependency parse (the offline reader's) vets each pair: the predicate must be a
+  verb, a form of 'be' or a noun that names an event or its doer (not 'refugees', not an
+  adjective), and the answer must be an argument of that predicate - tied to it in the parse
+  directly, through its preposition, as the noun it modifies, or as a subject it shares with the
+  verb it completes or is joined to. An answer that belongs to another verb is dropped (counted);
+  the subject of a clause the predicate takes is widened to the whole clause.
 """
 
 from __future__ import annotations
@@ -226,10 +232,18 @@ def ground(qa: QADraft, sentence: str) -> str | None:
     if not [w for w in asked if w not in _QUESTION_FILLER] and len(asked) < 3:
         return (f"the question {qa.question!r} names no predicate; ask about the predicate, e.g. 'where did someone "
                 "fall?'")
-    qa.predicate, qa.answer = text, found.text
+    kind = check_predicate(sentence, at, text)
+    if kind:
+        return kind
+    checked = check_argument(sentence, at, text, found.start, found.end)
+    if isinstance(checked, str):
+        return checked
+    a0, a1 = checked
+    qa.predicate, qa.answer = text, sentence[a0:a1]
+    found_start = a0
     last = text.split()[-1].lower()
     qa._predicate_type = "copular" if last in _COPULA else ("nominal" if pos and pos[-1] in ("NOUN", "PROPN") else "verbal")
-    qa._predicate_at, qa._answer_at = at, found.start
+    qa._predicate_at, qa._answer_at = at, found_start
     return None
 
 
@@ -248,3 +262,162 @@ def fix_message(sentence: str, problems: list[str]) -> str:
     if phrases:
         hint += " Phrases that can be answers: " + ", ".join(repr(p) for p in phrases) + "."
     return "; ".join(lines) + ". " + hint
+
+
+# -- the answer as an argument of its predicate (from the dependency parse) ---------------------------
+
+SUBJ = ("nsubj", "nsubjpass", "csubj", "csubjpass", "expl")
+# dependents through which a verb shares its subject or object with another verb
+_SHARING = ("xcomp", "conj", "advcl", "acl")
+_CLAUSES = ("ccomp", "xcomp", "csubj", "csubjpass")
+_MODIFIED = ("relcl", "acl", "amod", "compound", "appos", "nmod")
+_COMPLEMENTS = ("attr", "acomp", "oprd")
+_EDGE = ("punct", "cc")
+_PARTS = ("nummod", "amod", "compound", "poss", "quantmod", "det", "nmod")
+_BREAKS = (",", ";", ":", "(", ")", "—", "–", "--")
+
+
+def _predicate_head(tokens: list[Any], at: int, text: str) -> Any | None:
+    inside = [t for t in tokens if at <= t.idx < at + len(text)]
+    return inside[-1] if inside else None
+
+
+def _governors(pred: Any, depth: int = 3) -> list[tuple[Any, bool]]:
+    """The verbs whose subject ``pred`` shares: the ones it is an open complement, conjunct or
+    adverbial clause of, a few levels up ('wants to stay', 'attended ... and graduated', 'Born in
+    Tehran, she is'), each with whether the governor's object is shared too (an open complement:
+    'encourages young people to volunteer')."""
+    out, cur = [], pred
+    for step in range(depth):
+        if cur.dep_ in _SHARING and cur.head.i != cur.i:
+            nxt = cur.head
+        elif cur.dep_ == "pcomp" and cur.head.dep_ == "prep":
+            nxt = cur.head.head  # 'freed after being kidnapped'
+        else:
+            break
+        out.append((nxt, step == 0 and cur.dep_ == "xcomp"))
+        cur = nxt
+    return out
+
+
+def _attached(tok: Any, pred: Any) -> bool:
+    """Whether a token (the top of an answer) is an argument of ``pred`` by the parse."""
+    head = tok.head
+    if head.i == pred.i:
+        return True
+    if head.head.i == pred.i and head.dep_ in ("prep", "agent", "dative") and head.i != tok.i:
+        return True  # the object of the predicate's preposition, given without it
+    if pred.head.i == tok.i and pred.dep_ in _MODIFIED:
+        return True  # 'a man who died', 'the flood-hit ground', 'David, the founder'
+    if pred.dep_ in _COMPLEMENTS and head.i == pred.head.i and tok.dep_ in SUBJ:
+        return True  # 'She is a graduate': the subject of a predicate noun's copula
+    for gov, objects_too in _governors(pred):
+        if head.i == gov.i and (tok.dep_ in SUBJ or objects_too and tok.dep_ in ("dobj", "dative")):
+            return True  # a subject (or an open complement's object) shared with another verb
+    if head.dep_ == "conj" and head.head.i == pred.i and tok.dep_ in ("dobj", "attr") and tok.i > head.i:
+        return True  # 'directed and produced films': the object of the last conjunct
+    return False
+
+
+def _names_an_event(noun: Any) -> bool:
+    """A noun QANom treats as a predicate: one that names a verb's event ('examination', 'death') or
+    its doer ('founder', 'director'); the offline reader's word lists decide."""
+    from factgrain.agent.decompose.qasem_parse import agent_noun_verb, noun_verb
+
+    return noun_verb(noun) is not None or agent_noun_verb(noun) is not None or (
+        noun.dep_ == "compound" and noun.head.pos_ == "PROPN" and noun.lemma_.lower() in _verb_lemma_set())
+
+
+def _verb_lemma_set() -> frozenset[str]:
+    from factgrain.agent.decompose.qasem_parse import _verb_lemmas
+
+    return _verb_lemmas()
+
+
+def check_predicate(sentence: str, pred_at: int, pred_text: str) -> str | None:
+    """Whether the parse reads the predicate as one: a verb, a form of 'be' with a complement, or
+    a noun naming an event or its doer. Adjectives ('likely') and nouns naming things ('refugees',
+    'actor') are refused, with a hint at the predicate nearby."""
+    tokens = _tokens(sentence)
+    pred = _predicate_head(tokens, pred_at, pred_text)
+    if pred is None:
+        return None
+    if pred.pos_ == "ADJ" and pred.tag_ not in ("VBN", "VBG"):
+        return (f"{pred.text!r} is an adjective, not a predicate; for a description ask about the sentence's "
+                f"'be' ({_be_of(pred) or 'is'!r}), else about a verb")
+    # a proper noun is left alone: the tagger takes many a sentence-initial verb ('Born in ...') for one
+    if pred.pos_ == "NOUN" and not _names_an_event(pred) and not _misread_verb(pred):
+        return (f"{pred.text!r} names a thing, not an event; use a verb, or a noun that names an action "
+                "such as 'election' or 'founder'")
+    return None
+
+
+def _misread_verb(noun: Any) -> bool:
+    """A noun with no determiner or possessor whose word is also a verb: most often an imperative
+    the tagger took for a noun ('Talk to someone ...', '... and cut slits')."""
+    bare = not any(c.dep_ in ("det", "poss", "nummod", "amod") for c in noun.children)
+    return bare and noun.lower_ in _verb_lemma_set()
+
+
+def _be_of(tok: Any) -> str | None:
+    head = tok.head if tok.dep_ in _COMPLEMENTS else None
+    return head.text if head is not None and head.lemma_ == "be" else None
+
+
+def _part_of_argument(tok: Any, pred: Any, size: int, most_hops: int = 4) -> bool:
+    """Whether an answer topped by ``tok`` is a good part of one argument of ``pred``: ``tok``
+    hangs below one of ``pred``'s dependents through nouns and prepositions only (no other verb
+    between), and the answer covers at least a third of that dependent's phrase ('11' of '11
+    people', 'in Switzerland' of 'her education in Switzerland'; the parse often hangs a phrase on
+    the predicate's object instead of the predicate)."""
+    cur = tok
+    for _ in range(most_hops):
+        head = cur.head
+        if head.i == cur.i:
+            return False
+        if head.i == pred.i:
+            phrase = sum(1 for w in cur.subtree if not w.is_punct)
+            return size >= phrase / 3
+        if head.pos_ in ("VERB", "AUX") or cur.dep_ in ("relcl", "acl", "ccomp", "advcl", "xcomp", "conj") \
+                and cur.pos_ in ("VERB", "AUX"):
+            return False  # another predicate's argument
+        cur = head
+    return False
+
+
+def check_argument(sentence: str, pred_at: int, pred_text: str, start: int, end: int) -> tuple[int, int] | str:
+    """Whether the answer ``sentence[start:end]`` is an argument of the predicate by the parse.
+
+    The answer's span as it should be, or the problem in words:
+
+    * an answer whose top word is not tied to the predicate (a subject, object or phrase of another
+      verb, or words of several phrases) is refused;
+    * the subject or object of a clause the predicate takes ('remember that one exam does not
+      define ...' -> 'one exam') is widened to the whole clause, which is the argument;
+    """
+    tokens = _tokens(sentence)
+    pred = _predicate_head(tokens, pred_at, pred_text)
+    ans = [t for t in tokens if t.idx < end and t.idx + len(t.text) > start and t.dep_ not in _EDGE]
+    if pred is None or not ans:
+        return start, end
+    inside = {t.i for t in ans}
+    tops = [t for t in ans if t.head.i not in inside or t.head.i == t.i]
+    if any(_attached(t, pred) for t in tops):
+        return start, end
+    if len(tops) == 1 and _part_of_argument(tops[0], pred, len(ans)):
+        return start, end
+    for t in tops:
+        clause = t.head
+        if t.dep_ in SUBJ + ("dobj",) and clause.dep_ in _CLAUSES and clause.head.i == pred.i:
+            # the clause up to the first break after the answer: a parse that hangs a trailing
+            # aside on the clause ('..., the envoy has warned') must not drag it in
+            sub = [w for w in clause.subtree]
+            cut = next((k for k, w in enumerate(sub) if w.idx >= end and w.text in _BREAKS), len(sub))
+            sub = sub[:cut]
+            while len(sub) > 1 and (sub[0].is_punct or sub[0].dep_ == "cc"):
+                sub.pop(0)
+            while len(sub) > 1 and (sub[-1].is_punct or sub[-1].dep_ == "cc"):
+                sub.pop()
+            return sub[0].idx, sub[-1].idx + len(sub[-1].text)
+    return (f"the answer {sentence[start:end]!r} is not an argument of {pred_text!r} (it belongs to "
+            f"{tops[0].head.text!r}); answer with a phrase that {pred_text!r} governs")
