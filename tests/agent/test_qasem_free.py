@@ -91,3 +91,25 @@ def test_free_validator_rejects_a_thing_noun_as_the_only_predicate():
             {"qas": [{"predicate": "refugees", "question": "where are refugees from?", "answer": "from Syria"}]},
             context={"sentence": s, "require": True})
     assert "names a thing, not an event" in str(err.value)
+
+
+def test_parse_checks_guard_small_models_only_and_english_text_only():
+    """A capable model's pairs (no fall-back) and a sentence in another script skip the English parse
+    checks; a small model's pair whose answer belongs to another verb is refused."""
+    s = "Johan Gustafsson has been freed after being kidnapped in Mali in 2013."
+    reply = {"qas": [{"predicate": "freed", "question": "where was someone freed?", "answer": "Mali"}]}
+    with pytest.raises(ValueError, match="is not an argument of 'freed'"):
+        QADecomposition.model_validate(reply, context={"sentence": s, "require": True, "parse_checks": True})
+    ok = QADecomposition.model_validate(reply, context={"sentence": s, "require": True, "parse_checks": False})
+    assert [qa.answer for qa in ok.qas] == ["Mali"]
+    seen = []
+
+    def handler(req):
+        seen.append(req.context.get("parse_checks"))
+        return reply
+
+    for fallback, text in ((True, s), (False, s), (True, "ماري كوري حصلت على جائزة نوبل عام 1903.")):
+        dec = QASemDecomposer(ScriptedBackend(handler=handler), span_mode="free", fallback=fallback)
+        import asyncio
+        asyncio.run(dec.decompose(segment(text)))
+    assert seen[0] is True and seen[-1] is False and False in seen

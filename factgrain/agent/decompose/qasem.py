@@ -84,7 +84,10 @@ class QASemDecomposer(Decomposer):
         if not ctx.has_content(sentence.text):
             self.sentence_sources[sentence.index] = "no content"
             return []
-        context: dict[str, Any] = {"sentence": sentence.text, "require": True}
+        from factgrain.agent.reader import foreign_script
+
+        context: dict[str, Any] = {"sentence": sentence.text, "require": True,
+                                   "parse_checks": self.fallback and foreign_script(sentence.text) is None}
         words = len(sentence.text.split())
         try:
             obj, _ = await self.backend.structured(

@@ -79,8 +79,11 @@ class QADecomposition(BaseModel):
         kept: list[QADraft] = []
         problems: list[str] = []
         seen: set[tuple[int | None, int | None]] = set()
+        # The parse checks guard a small model's pairs; a capable model is trusted, and English
+        # spaCy cannot judge a sentence in another script.
+        parse_checks = bool(ctx.get("parse_checks", True))
         for qa in self.qas:
-            problem = ground(qa, sentence)
+            problem = ground(qa, sentence, parse_checks=parse_checks)
             if problem:
                 problems.append(problem)
                 continue
@@ -194,7 +197,7 @@ def _answer_span(answer: str, sentence: str):
 _META = re.compile(r"\b(?:the|this) (?:sentence|subject|object|predicate|text)\b")
 
 
-def ground(qa: QADraft, sentence: str) -> str | None:
+def ground(qa: QADraft, sentence: str, *, parse_checks: bool = True) -> str | None:
     """Tie one pair to the sentence (repairing the predicate's form); the problem in words, or None."""
     answer = qa.answer.strip()
     found = _answer_span(answer, sentence)
@@ -232,13 +235,15 @@ def ground(qa: QADraft, sentence: str) -> str | None:
     if not [w for w in asked if w not in _QUESTION_FILLER] and len(asked) < 3:
         return (f"the question {qa.question!r} names no predicate; ask about the predicate, e.g. 'where did someone "
                 "fall?'")
-    kind = check_predicate(sentence, at, text)
-    if kind:
-        return kind
-    checked = check_argument(sentence, at, text, found.start, found.end)
-    if isinstance(checked, str):
-        return checked
-    a0, a1 = checked
+    a0, a1 = found.start, found.end
+    if parse_checks:
+        kind = check_predicate(sentence, at, text)
+        if kind:
+            return kind
+        checked = check_argument(sentence, at, text, found.start, found.end)
+        if isinstance(checked, str):
+            return checked
+        a0, a1 = checked
     qa.predicate, qa.answer = text, sentence[a0:a1]
     found_start = a0
     last = text.split()[-1].lower()
