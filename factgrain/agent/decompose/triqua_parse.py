@@ -107,7 +107,6 @@ def _verb_fact(verb: "Token", doc) -> ParsedFact | None:
     subj = qp._subject_of(verb)
     if subj is None or subj[1] is None:
         return None
-    g = qp._group(verb)
     aux_toks = [c for c in verb.children if c.dep_ in ("aux", "auxpass", "neg") and c.i < verb.i and c.lower_ != "to"]
     rel_start = min([t.i for t in aux_toks] + [verb.i])
     rel_end = verb.i

@@ -6,7 +6,6 @@ modules both read it and neither has to import the other back."""
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 # ---------------------------------------------------------------------------
 # Normalisation
