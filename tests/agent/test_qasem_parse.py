@@ -219,3 +219,16 @@ def test_a_plural_verb_of_the_sentence_is_singular_in_the_question():
     assert "who says something?" in qs and "what does someone say?" in qs
     qs = {qa.question for qa in read_qas("The police have arrested two men.")}
     assert "who has arrested someone?" in qs and not any(q.startswith("who have") for q in qs)
+
+
+def test_complement_answer_ends_before_its_own_circumstance_clauses():
+    """The QASem parser's answer for a complement clause or infinitive stops before a purpose, cause,
+    means or adverbial clause of the inner verb; that clause is the inner verb's own argument."""
+    got = qas("The mayor says she wants to stay in office to finish the new bridge.")
+    assert ("says", "what does someone say?", "she wants to stay in office") in got
+    assert ("wants", "what does someone want to do?", "to stay in office") in got
+    assert any(p == "stay" and q.startswith("why") and a == "to finish the new bridge" for p, q, a in got), got
+    got = qas("Many farmers believe that prices should be raised because of the drought.")
+    assert any(p == "believe" and a == "that prices should be raised" for p, _, a in got), got
+    got = qas("The children need to wear coats while playing outside.")
+    assert any(p == "need" and a == "to wear coats" for p, _, a in got), got

@@ -598,7 +598,7 @@ def verbal_args(verb: "Token") -> list[Arg]:
                 if (xr := _edges(list(x.subtree))):
                     args.append(Arg("adjunct", x, xr, prep_wh(x, verb)))
         elif d == "xcomp":
-            rng = _edges(list(c.subtree))
+            rng = _complement_range(c)
             if rng:
                 role = "complement" if c.pos_ in ("VERB", "AUX") else "object"
                 if role == "complement" and any(x.dep_ == "dobj" and x.i < c.i for x in verb.children):
@@ -606,7 +606,7 @@ def verbal_args(verb: "Token") -> list[Arg]:
                 else:
                     args.append(Arg(role, c, rng, "what" if role == "complement" else entity_wh(c)))
         elif d == "ccomp":
-            rng = _edges(list(c.subtree))
+            rng = _complement_range(c)
             if rng:
                 args.append(Arg("clause", c, rng, "what"))
         elif d == "prep":
@@ -675,6 +675,40 @@ def _clause_range(clause: "Token") -> tuple[int, int] | None:
     if not inner:
         return _edges(list(clause.subtree))
     cut = inner[0].left_edge.i
+    return _edges([t for t in clause.subtree if t.i < cut])
+
+
+def _circumstance_clause(x: "Token", verb: "Token") -> bool:
+    """A child of ``verb`` that is a circumstance of it told by a clause or a cause: an adverbial
+    clause ('... while riding bicycles'), a purpose infinitive after an object ('use data to
+    identify ...'), a cause phrase ('because of their skills') or a means ('by convincing him')."""
+    if x.dep_ == "advcl":
+        return True
+    if x.dep_ == "xcomp" and any(o.dep_ == "dobj" and o.i < x.i for o in verb.children):
+        return True
+    if x.dep_ == "prep":
+        if x.lower_ in CAUSE_PREPS:
+            return True
+        return x.lower_ == "by" and any(o.dep_ == "pcomp" for o in x.children)
+    return False
+
+
+def _complement_range(clause: "Token") -> tuple[int, int] | None:
+    """A complement clause or infinitive without the circumstance clauses of its own verbs that
+    follow it ('wants | to stay at Brighton | to help the club', 'believe | that athletes should be
+    paid more | because of their skills'): QA-SRL asks those of the inner verb, and the QASem
+    parser's answer for the outer one ends before them. The chain of infinitives is followed
+    ('to stay at Brighton to help ...': the purpose hangs on 'stay')."""
+    cut = None
+    v, seen = clause, 0
+    while v is not None and seen < 4:
+        for x in v.children:
+            if x.i > v.i and _circumstance_clause(x, v) and x.left_edge.i > clause.i:
+                cut = x.left_edge.i if cut is None else min(cut, x.left_edge.i)
+        nxt = [x for x in v.children if x.dep_ == "xcomp" and x.i > v.i and not _circumstance_clause(x, v)]
+        v, seen = (nxt[0] if nxt else None), seen + 1
+    if cut is None:
+        return _edges(list(clause.subtree))
     return _edges([t for t in clause.subtree if t.i < cut])
 
 
