@@ -232,3 +232,23 @@ def test_complement_answer_ends_before_its_own_circumstance_clauses():
     assert any(p == "believe" and a == "that prices should be raised" for p, _, a in got), got
     got = qas("The children need to wear coats while playing outside.")
     assert any(p == "need" and a == "to wear coats" for p, _, a in got), got
+
+
+def test_a_place_hung_on_a_date_or_a_complement_is_the_verbs_where():
+    """'born on May 2, 1901, in Porto': the parser hangs the place on the date; QA-SRL asks when and
+    where separately. A place after a verb's complement noun ('became a judge in Ohio', 'finished
+    in the final at the stadium in Rome') is the verb's where, and the complement ends before it."""
+    got = qas("She was born on May 2, 1901, in Porto, Portugal.")
+    assert ("born", "when was someone born?", "on May 2, 1901") in got
+    assert ("born", "where was someone born?", "in Porto, Portugal") in got
+    got = qas("He later became a judge in Ohio.")
+    assert any(p == "became" and a == "a judge" for p, _, a in got), got
+    assert any(p == "became" and q.startswith("where") and a == "in Ohio" for p, q, a in got), got
+    got = qas("She finished second in the final at the stadium in Rome.")
+    assert any(p == "finished" and a == "the final" for p, _, a in got), got
+    assert any(p == "finished" and q.startswith("where") and a == "at the stadium in Rome" for p, q, a in got), got
+
+
+def test_a_place_inside_a_phrase_of_the_same_kind_stays_whole():
+    got = qas("The girl died at a zoo in the city of Rabat.")
+    assert ("died", "where did someone die?", "at a zoo in the city of Rabat") in got

@@ -581,7 +581,8 @@ def verbal_args(verb: "Token") -> list[Arg]:
             if rng:
                 args.append(Arg("object", c, rng, "what"))
         elif d == "attr" and verb.lemma_ != "be":
-            rng = _phrase(c)
+            rng, lifted = _lift_circumstances(c, verb)  # 'became a proconsul | in Africa'
+            args.extend(lifted)
             if rng:
                 args.append(Arg("object", c, rng, entity_wh(c)))
         elif d == "agent":
@@ -615,13 +616,21 @@ def verbal_args(verb: "Token") -> list[Arg]:
                 continue
             wh = prep_wh(c, verb)
             if wh is not None:
-                rng = _edges(list(c.subtree))
+                rng, lifted = _split_circumstance(c, pobj, wh, verb)
                 if rng:
                     args.append(Arg("adjunct", pobj, rng, wh))
+                args.extend(lifted)
             elif _fronted_connective(c, verb):
                 continue  # 'In addition to his radio work, he has appeared ...'
             else:
-                rng = _phrase(pobj) if pobj.dep_ == "pobj" else _edges(list(pobj.subtree))
+                lifted = []
+                if pobj.dep_ == "pobj" and c.lower_ != "for":
+                    # 'finished in the 5,000 m | at the World Championships'; not what one is
+                    # known, nominated or praised for ('for his role in the film ...')
+                    rng, lifted = _lift_circumstances(pobj, verb)
+                else:
+                    rng = _phrase(pobj) if pobj.dep_ == "pobj" else _edges(list(pobj.subtree))
+                args.extend(lifted)
                 if rng:
                     wh = "what" if c.lower_ in ("as", "with", "about", "in", "into") else entity_wh(pobj)
                     args.append(Arg("prep-object", pobj, rng, wh, prep=c.lower_))
@@ -743,6 +752,21 @@ def _lift_circumstances(noun: "Token", verb: "Token") -> tuple[tuple[int, int] |
     if rng is not None and full is not None:
         rng = (rng[0], min(rng[1], full[1]))
     return rng, [Arg("adjunct", x, r, prep_wh(x, verb)) for x in pps if (r := _edges(list(x.subtree)))]
+
+
+def _split_circumstance(prep: "Token", pobj: "Token", wh: str, verb: "Token") -> tuple[tuple[int, int] | None, list[Arg]]:
+    """A time phrase with a place phrase hung on its noun ('born on January 14, 1863, in Lisbon')
+    or the reverse: two circumstances of the verb, each asked with its own wh-word. A phrase of the
+    same kind stays whole ('at a zoo in the city of Rabat')."""
+    full = _edges(list(prep.subtree))
+    if wh not in ("when", "where") or pobj.dep_ != "pobj":
+        return full, []
+    other = [x for x in pobj.children if x.dep_ == "prep" and x.i > pobj.i and x.lower_ in LIFT_PREPS
+             and prep_wh(x, verb) in ("where", "when") and prep_wh(x, verb) != wh]
+    if not other:
+        return full, []
+    rng = _edges([t for t in prep.subtree if t.i < other[0].left_edge.i])
+    return rng, [Arg("adjunct", x, r, prep_wh(x, verb)) for x in other if (r := _edges(list(x.subtree)))]
 
 
 def _has_object(args: list[Arg]) -> Arg | None:
