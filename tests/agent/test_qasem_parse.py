@@ -252,3 +252,18 @@ def test_a_place_hung_on_a_date_or_a_complement_is_the_verbs_where():
 def test_a_place_inside_a_phrase_of_the_same_kind_stays_whole():
     got = qas("The girl died at a zoo in the city of Rabat.")
     assert ("died", "where did someone die?", "at a zoo in the city of Rabat") in got
+
+
+def test_a_money_amount_split_by_the_tokenizer_is_one_answer():
+    for text, amount in (("The new roof will cost £2m to build.", "£2m"),
+                         ("The new roof will cost £ 2 m to build.", "£ 2 m")):
+        got = qas(text)
+        assert ("cost", "how much will something cost?", amount) in got, got
+        assert not any(p == "cost" and a in ("m", "2") for p, _, a in got), got
+
+
+def test_a_contrasting_while_clause_is_not_asked_but_a_time_while_clause_is():
+    got = qas("Some farmers sell their milk abroad, while others keep it for cheese.")
+    assert not any(p == "sell" and a.startswith("while") for p, _, a in got), got
+    got = qas("Riders must wear helmets while riding bicycles.")
+    assert any(p == "wear" and q.startswith("when") and a == "while riding bicycles" for p, q, a in got), got

@@ -185,6 +185,28 @@ def _phrase(head: "Token", *, drop: tuple[str, ...] = (), cut_clauses: bool = Tr
     return _edges(keep)
 
 
+SCALE_WORDS = frozenset("m bn mn k tn million billion trillion".split())  # '£ 1 m', '$ 5 bn' (tokenised text)
+
+
+def _glued_to_previous(tok: "Token") -> bool:
+    """A token split from the number before it ('£1m' -> '£', '1', 'm'; or a scale word after a
+    number in tokenised text, '£ 1 m') that the parser made a second argument of the same head:
+    part of that argument, not one of its own."""
+    if tok.i == 0:
+        return False
+    prev = tok.doc[tok.i - 1]
+    return (not prev.whitespace_ or tok.lower_ in SCALE_WORDS) and prev.head.i == tok.head.i \
+        and prev.dep_ == tok.dep_ and prev.like_num and tok.is_alpha
+
+
+def _with_glued(tok: "Token", rng: tuple[int, int]) -> tuple[int, int]:
+    """``rng`` extended over the glued pieces after ``tok`` (see :func:`_glued_to_previous`)."""
+    end = rng[1]
+    while end + 1 < len(tok.doc) and _glued_to_previous(tok.doc[end + 1]) and tok.doc[end + 1].head.i == tok.head.i:
+        end += 1
+    return rng[0], end
+
+
 def _text(doc, rng: tuple[int, int]) -> tuple[str, int]:
     a, b = doc[rng[0]], doc[rng[1]]
     return doc.text[a.idx:b.idx + len(b.text)], a.idx
@@ -570,9 +592,12 @@ def verbal_args(verb: "Token") -> list[Arg]:
     for c in verb.children:
         d = c.dep_
         if d in OBJ and c.lower_ not in _REL_PRONOUNS:
+            if _glued_to_previous(c):
+                continue  # the 'm' of '£1m', read with the '1' before it
             rng, lifted = _lift_circumstances(c, verb)
             args.extend(lifted)
             if rng:
+                rng = _with_glued(c, rng)
                 # what one has, becomes or plays is asked with 'what' even when it is a person
                 wh = "what" if verb.lemma_.lower() in ("have", "become", "play", "include") else entity_wh(c)
                 args.append(Arg("object", c, rng, wh))
@@ -635,6 +660,8 @@ def verbal_args(verb: "Token") -> list[Arg]:
                     wh = "what" if c.lower_ in ("as", "with", "about", "in", "into") else entity_wh(pobj)
                     args.append(Arg("prep-object", pobj, rng, wh, prep=c.lower_))
         elif d == "advcl":
+            if _contrast_clause(c):
+                continue  # 'while others believe ...': a contrast, which QA-SRL has no question for
             rng = _clause_range(c)
             if rng:
                 args.append(Arg("adjunct", c, rng, clause_wh(c)))
@@ -685,6 +712,16 @@ def _clause_range(clause: "Token") -> tuple[int, int] | None:
         return _edges(list(clause.subtree))
     cut = inner[0].left_edge.i
     return _edges([t for t in clause.subtree if t.i < cut])
+
+
+def _contrast_clause(clause: "Token") -> bool:
+    """'While it is true that ...', '..., whereas others ...': a finite clause opened by *while* /
+    *whereas* with a subject of its own contrasts two statements; it is no time of the verb
+    (*while riding bicycles*, with no subject, is)."""
+    mark = next((c for c in clause.children if c.dep_ in ("mark", "advmod") and c.i < clause.i), None)
+    if mark is None or mark.lower_ not in ("while", "whereas", "whilst"):
+        return False
+    return any(c.dep_ in SUBJ or c.dep_ == "expl" for c in clause.children)
 
 
 def _circumstance_clause(x: "Token", verb: "Token") -> bool:
