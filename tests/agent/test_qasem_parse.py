@@ -267,3 +267,12 @@ def test_a_contrasting_while_clause_is_not_asked_but_a_time_while_clause_is():
     assert not any(p == "sell" and a.startswith("while") for p, _, a in got), got
     got = qas("Riders must wear helmets while riding bicycles.")
     assert any(p == "wear" and q.startswith("when") and a == "while riding bicycles" for p, q, a in got), got
+
+
+def test_an_object_keeps_its_comma_apposition():
+    """The QASem parser's object answers run through an apposition set off by a comma ('two novels,
+    A and B'); a bracketed one is still cut."""
+    got = qas("She has written two novels, The Quiet Harbour and The Long Road.")
+    assert any(p == "written" and a == "two novels, The Quiet Harbour and The Long Road" for p, _, a in got), got
+    got = qas("He joined the Royal Navy (RN) in 1940.")
+    assert any(p == "joined" and a == "the Royal Navy" for p, _, a in got), got

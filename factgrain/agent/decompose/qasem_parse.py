@@ -164,7 +164,8 @@ _SET_OFF = (",", "(", "-", "--", "–", "—", ";", "[")
 _ASIDES = ("relcl", "acl", "appos", "advcl", "parataxis")
 
 
-def _phrase(head: "Token", *, drop: tuple[str, ...] = (), cut_clauses: bool = True) -> tuple[int, int] | None:
+def _phrase(head: "Token", *, drop: tuple[str, ...] = (), cut_clauses: bool = True,
+            keep_appos: bool = False) -> tuple[int, int] | None:
     """Token range of the phrase headed by ``head``: its subtree without the children whose
     dependency is in ``drop`` and, when ``cut_clauses``, without non-restrictive relative
     clauses and appositions set off by a comma or a bracket (and everything after them),
@@ -174,7 +175,8 @@ def _phrase(head: "Token", *, drop: tuple[str, ...] = (), cut_clauses: bool = Tr
         if t.i == head.i or t.i < head.i:
             continue
         cut = (t.head.i == head.i and t.dep_ in drop) or (
-            cut_clauses and t.dep_ in _ASIDES and t.left_edge.i > 0 and head.doc[t.left_edge.i - 1].text in _SET_OFF)
+            cut_clauses and t.dep_ in _ASIDES and t.left_edge.i > 0 and head.doc[t.left_edge.i - 1].text in _SET_OFF
+            and not (keep_appos and t.dep_ == "appos" and head.doc[t.left_edge.i - 1].text == ","))
         if cut:
             at = t.left_edge.i - 1 if head.doc[t.left_edge.i - 1].text in _SET_OFF else t.left_edge.i
             stop_at = at if stop_at is None else min(stop_at, at)
@@ -783,9 +785,9 @@ def _lift_circumstances(noun: "Token", verb: "Token") -> tuple[tuple[int, int] |
     pps = [x for x in noun.children if x.dep_ == "prep" and x.i > noun.i and x.lower_ in LIFT_PREPS
            and prep_wh(x, verb) in ("where", "when")]
     if not pps:
-        return _phrase(noun), []
+        return _phrase(noun, keep_appos=True), []
     rng = _edges([t for t in noun.subtree if t.i < pps[0].i])
-    full = _phrase(noun)
+    full = _phrase(noun, keep_appos=True)
     if rng is not None and full is not None:
         rng = (rng[0], min(rng[1], full[1]))
     return rng, [Arg("adjunct", x, r, prep_wh(x, verb)) for x in pps if (r := _edges(list(x.subtree)))]
