@@ -276,3 +276,14 @@ def test_an_object_keeps_its_comma_apposition():
     assert any(p == "written" and a == "two novels, The Quiet Harbour and The Long Road" for p, _, a in got), got
     got = qas("He joined the Royal Navy (RN) in 1940.")
     assert any(p == "joined" and a == "the Royal Navy" for p, _, a in got), got
+
+
+def test_a_list_of_named_examples_after_such_as_gives_one_answer_per_name():
+    got = qas("She has had roles in films such as Blue Harbour (2015), Night Train (2017), and The Orchard (2019).")
+    had = [a for p, q, a in got if p == "had" and q.startswith("where")]
+    assert had == ["in films such as Blue Harbour", "Night Train", "The Orchard"], got
+
+
+def test_a_list_of_common_nouns_after_such_as_stays_whole():
+    got = qas("The show covers topics such as politics, sports, and local events.")
+    assert ("covers", "what does something cover?", "topics such as politics, sports, and local events") in got, got

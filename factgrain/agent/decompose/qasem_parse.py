@@ -1294,6 +1294,48 @@ def _hyphenated(verb: "Token") -> tuple[str, int]:
     return verb.text, verb.idx
 
 
+def _such_as(prep: "Token") -> bool:
+    """The 'as' of 'such as' ('films such as ...')."""
+    return prep.lower_ == "as" and any(c.lower_ == "such" for c in prep.children) or (
+        prep.lower_ == "as" and prep.i > 0 and prep.doc[prep.i - 1].lower_ == "such")
+
+
+def _member_range(m: "Token") -> tuple[int, int] | None:
+    """One member of a coordination: its own words, without the members after it, a bracketed
+    year or an apposition."""
+    skip: set[int] = set()
+    for c in m.children:
+        if c.dep_ in ("conj", "cc", "appos", "punct", "relcl", "acl", "prep") and c.i > m.i:
+            skip.update(t.i for t in c.subtree)
+    return _edges([t for t in m.subtree if t.i not in skip])
+
+
+def _split_name_lists(args: list[Arg]) -> list[Arg]:
+    """'had roles in films such as A (2017), B (2017), and C': the QASem parser answers with each
+    member of a list of examples (the first together with what precedes it), not with the whole
+    list. Other coordinations stay whole ('the Indians, Browns, and Cavaliers', 'in Switzerland
+    and France'): split, they matched the gold less often on dev."""
+    out: list[Arg] = []
+    for a in args:
+        out.append(a)
+        if a.role not in ("object", "prep-object", "adjunct"):
+            continue
+        doc = a.head.doc
+        first = next((t for t in doc[a.rng[0]:a.rng[1] + 1] if t.dep_ == "pobj" and _such_as(t.head)
+                      and any(c.dep_ == "conj" for c in t.children)), None)
+        if first is None:
+            continue
+        members = [first] + [c for c in first.conjuncts if c.i > first.i]
+        rngs = [_member_range(m) for m in members]
+        if len(members) < 2 or any(r is None for r in rngs):
+            continue
+        if not all(doc[r[0]].text[:1].isupper() or doc[r[0]].text in ('"', "'") for r in rngs):
+            continue  # names and titles only: 'topics such as politics, sports, ...' stays whole
+        out[-1] = Arg(a.role, a.head, (a.rng[0], rngs[0][1]), a.wh, a.prep)
+        out.extend(Arg(a.role, m, r, a.wh, a.prep) for m, r in zip(members[1:], rngs[1:]))
+    return out
+
+
 def read_qas(text: str) -> list[ParsedQA]:
     """Every QA pair of ``text`` (one sentence, or a few), in the order of their predicates."""
     doc = parse(readable_copy(text))  # same length as ``text``: every offset carries over
@@ -1302,7 +1344,7 @@ def read_qas(text: str) -> list[ParsedQA]:
         if _is_copula(tok):
             out.extend(copular_qas(tok, doc))
         elif _is_predicate_verb(tok):
-            args = verbal_args(tok)
+            args = _split_name_lists(verbal_args(tok))
             p_text, p_at = _hyphenated(tok)
             for q, a in verbal_questions(tok, args):
                 ans, at = _text(doc, a.rng)
