@@ -287,3 +287,21 @@ def test_a_list_of_named_examples_after_such_as_gives_one_answer_per_name():
 def test_a_list_of_common_nouns_after_such_as_stays_whole():
     got = qas("The show covers topics such as politics, sports, and local events.")
     assert ("covers", "what does something cover?", "topics such as politics, sports, and local events") in got, got
+
+
+def test_an_expletive_it_is_answered_by_the_clause_it_stands_for():
+    got = qas("It is recommended to drink water and avoid sugar.")
+    assert ("recommended", "what is recommended?", "to drink water and avoid sugar") in got, got
+    assert not any(a == "It" for _, _, a in got), got  # nobody called 'It' drinks or avoids anything
+    got = qas("It is important to check the tyres before a long drive.")
+    assert any(p == "is" and q == "what is important?" and a.startswith("to check the tyres") for p, q, a in got), got
+    assert not any(a == "It" for _, _, a in got), got
+    got = qas("It is believed that the bridge collapsed.")
+    assert ("believed", "what is believed?", "that the bridge collapsed") in got, got
+
+
+def test_a_real_it_stays_the_subject():
+    got = qas("It was designed to carry cargo.")
+    assert ("designed", "what was designed?", "It") in got, got
+    got = qas("It shows that prices rose.")
+    assert any(p == "shows" and a == "It" for p, _, a in got), got

@@ -444,6 +444,11 @@ def _subject_of(verb: "Token", depth: int = 0) -> tuple["Token", tuple[int, int]
         return None
     for c in verb.children:
         if c.dep_ in SUBJ:
+            clause = _extraposed(c)
+            if clause is not None:
+                # 'It is recommended to avoid caffeine': what is recommended is the clause; the
+                # verbs inside it have no subject of their own to borrow
+                return (clause, _edges(list(clause.subtree))) if depth == 0 else None
             if c.lower_ in _REL_PRONOUNS and verb.dep_ == "relcl":
                 noun = verb.head
                 described = _described(noun, depth)
@@ -495,6 +500,42 @@ def _subject_of(verb: "Token", depth: int = 0) -> tuple["Token", tuple[int, int]
         return _subject_of(head, depth + 1)
     if dep == "pcomp" and head.head.pos_ in ("VERB", "AUX"):
         return _subject_of(head.head, depth + 1)
+    return None
+
+
+# Adjectives with which 'it ... to do' keeps a real 'it' ('it is easy to use': the thing is easy).
+TOUGH_ADJECTIVES = frozenset("easy hard difficult tough impossible ready simple safe pleasant fun cheap".split())
+# Passive verbs that take an extraposed infinitive ('it is recommended to ...'); with others the
+# 'it' is usually a real subject ('it is believed to date from', 'it was designed to carry').
+EXTRAPOSING_PASSIVES = frozenset("recommend advise suggest".split())
+
+
+def _extraposed(subj: "Token") -> "Token | None":
+    """The clause an expletive *it* stands for ('It is important to stay hydrated', 'It is true
+    that ...', 'It is recommended to avoid caffeine', 'It is believed that ...'), or None: after
+    an adjective of the copula, a that-clause or (but with *easy*, *ready* ...) an infinitive;
+    after a passive verb, a that-clause, or an infinitive for verbs of advising."""
+    if subj.lower_ != "it" or subj.dep_ not in ("nsubj", "nsubjpass"):
+        return None
+    pred = subj.head
+    passive = pred.tag_ == "VBN" and any(c.dep_ == "auxpass" for c in pred.children)
+    hosts = [(a, "adj") for a in pred.children if a.dep_ == "acomp" and a.pos_ == "ADJ"]
+    if pred.lemma_ == "be":
+        hosts.append((pred, "be"))
+    elif passive:
+        hosts.append((pred, "passive"))
+    for host, kind in hosts:
+        for c in host.children:
+            if c.i <= subj.i or c.dep_ not in ("xcomp", "ccomp"):
+                continue
+            that = any(m.dep_ == "mark" and m.lower_ in ("that", "whether") for m in c.children)
+            inf = any(m.dep_ == "aux" and m.lower_ == "to" for m in c.children) and c.tag_ == "VB"
+            adj = next((a for a, k in hosts if k == "adj"), None)
+            if kind == "passive" and (that or inf and pred.lemma_.lower() in EXTRAPOSING_PASSIVES):
+                return c
+            if kind in ("adj", "be") and adj is not None and (
+                    that or inf and adj.lemma_.lower() not in TOUGH_ADJECTIVES):
+                return c
     return None
 
 
@@ -625,6 +666,8 @@ def verbal_args(verb: "Token") -> list[Arg]:
             for x in lifted:
                 if (xr := _edges(list(x.subtree))):
                     args.append(Arg("adjunct", x, xr, prep_wh(x, verb)))
+        elif d in ("xcomp", "ccomp") and subj is not None and subj[0].i == c.i:
+            continue  # the extraposed clause, already asked as the subject
         elif d == "xcomp":
             rng = _complement_range(c)
             if rng:
