@@ -394,3 +394,10 @@ def test_cli_method_triqua_with_the_bundled_model(tmp_path):
     assert (unit["subject"], unit["object"]) == ("France", "64.5 million")
     assert [q["type"] for q in unit["qualifiers"]] == ["temporal", "constraint"]
     assert data["scores"]["triqua"] is not None and res["status"] in ("supported", "partial", "unsupported")
+
+
+def test_an_expletive_it_gives_the_clause_as_subject_and_no_repeated_object():
+    text = "It is recommended to avoid alcohol."
+    (fact,) = [f for f in rules.facts(text) if f.relation_text == "is recommended"]
+    assert text[fact.subject[0]:fact.subject[1]] == "to avoid alcohol"
+    assert fact.object is None

@@ -116,6 +116,8 @@ def _verb_fact(verb: "Token", doc) -> ParsedFact | None:
     obj_rng = None
     used: set[int] = set()
     for c in verb.children:
+        if c.i == subj[0].i:
+            continue  # 'It is recommended to avoid caffeine': the clause is the subject (see qp._extraposed)
         if c.dep_ in ("dobj", "attr", "oprd", "acomp", "xcomp", "ccomp", "dative"):
             obj_rng = qp._phrase(c) if c.dep_ in ("dobj", "attr", "oprd", "dative") else qp._edges(list(c.subtree))
             used.add(c.i)
