@@ -305,3 +305,13 @@ def test_a_real_it_stays_the_subject():
     assert ("designed", "what was designed?", "It") in got, got
     got = qas("It shows that prices rose.")
     assert any(p == "shows" and a == "It" for p, _, a in got), got
+
+
+def test_an_opening_connective_is_not_an_argument():
+    got = qas("In conclusion, learning a language requires patience.")
+    assert not any("conclusion" in a for _, _, a in got), got
+    got = qas("For example, you can use a notebook to track your spending.")
+    assert not any(a == "example" for _, _, a in got), got
+    assert ("use", "what can someone use?", "a notebook") in got, got
+    got = qas("In London, the museum opened a new wing.")  # a place, not a connective
+    assert any(p == "opened" and q.startswith("where") and a == "In London" for p, q, a in got), got

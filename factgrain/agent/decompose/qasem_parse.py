@@ -805,14 +805,17 @@ def _complement_range(clause: "Token") -> tuple[int, int] | None:
 
 def _fronted_connective(prep: "Token", verb: "Token") -> bool:
     """A phrase with no wh-word of its own fronted before the verb and closed by a comma, whose
-    noun is bare and takes a preposition itself ('In addition to ...,', 'In spite of ...,'):
-    a connective of the sentence, not an argument of the verb."""
+    noun is bare and takes a preposition itself ('In addition to ...,', 'In spite of ...,'), or
+    a bare common noun alone opening the sentence ('In conclusion,', 'For example,', 'In
+    practice,'): a connective of the sentence, not an argument of the verb."""
     if prep.i > verb.i:
         return False
     pobj = next((x for x in prep.children if x.dep_ == "pobj"), None)
     if pobj is None or any(x.dep_ in ("det", "poss", "amod", "nummod") for x in pobj.children):
         return False
-    if not any(x.dep_ == "prep" and x.i > pobj.i for x in pobj.children):
+    opening = prep.i == prep.sent.start and pobj.pos_ == "NOUN" and pobj.tag_ == "NN" and pobj.is_lower \
+        and not any(True for _ in pobj.children)
+    if not opening and not any(x.dep_ == "prep" and x.i > pobj.i for x in pobj.children):
         return False
     after = prep.right_edge.i + 1
     return after < len(prep.doc) and prep.doc[after].text == ","
