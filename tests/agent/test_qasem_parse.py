@@ -315,3 +315,10 @@ def test_an_opening_connective_is_not_an_argument():
     assert ("use", "what can someone use?", "a notebook") in got, got
     got = qas("In London, the museum opened a new wing.")  # a place, not a connective
     assert any(p == "opened" and q.startswith("where") and a == "In London" for p, q, a in got), got
+
+
+def test_a_relative_clause_without_relative_word_has_its_noun_as_object():
+    got = qas("She loved the book he wrote.")
+    assert ("wrote", "what did someone write?", "the book") in got, got
+    got = qas("I remember the day he died.")  # a time, not an object
+    assert not any(p == "died" and a == "the day" for p, _, a in got), got

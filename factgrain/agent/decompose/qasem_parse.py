@@ -80,7 +80,7 @@ NOT_PEOPLE_ER = frozenset("computer water number paper power order center centre
 # Verbs whose noun takes its 'of' argument as the one who does it ('the death of a man' -> the man died).
 INTRANSITIVE = frozenset("die arrive fall rise grow appear exist happen occur live work slump explode end "
                          "begin start emerge collapse decline fail succeed survive return depart retire "
-                         "resign disappear sleep".split())
+                         "resign disappear sleep come go".split())
 # Nouns that are verbs too but hardly ever name an event in this kind of text.
 NOT_EVENTS = frozenset("""
 man woman people name number part side place way time year day week month world city country state
@@ -611,7 +611,31 @@ def _object_of_relative(verb: "Token") -> tuple["Token", tuple[int, int]] | None
     if verb.dep_ == "relcl" and any(c.dep_ in OBJ and c.lower_ in _REL_PRONOUNS for c in verb.children):
         noun = verb.head
         return noun, _phrase(noun, drop=("relcl",))
+    if verb.dep_ == "relcl" and _zero_relative_object(verb):
+        noun = verb.head  # 'the value they provide': a relative clause with no relative pronoun
+        return noun, _phrase(noun, drop=("relcl",))
     return None
+
+
+def _zero_relative_object(verb: "Token") -> bool:
+    """'the entertainment value they provide', 'the book she wrote': a relative clause with its
+    own subject, no relative word and no object of its own, on a noun that is not a time, a
+    place, a way or a reason ('the day he died', 'the way she plays')."""
+    noun = verb.head
+    if noun.pos_ not in ("NOUN", "PROPN") or verb.i < noun.i or verb.lemma_.lower() in INTRANSITIVE:
+        return False
+    if noun.lower_ in TEMPORAL_NOUNS or noun.lemma_.lower() in TEMPORAL_NOUNS or noun.lemma_.lower() in PLACE_NOUNS \
+            or noun.lemma_.lower() in ("way", "reason", "time", "day", "year", "moment", "extent", "degree"):
+        return False
+    kids = list(verb.children)
+    if not any(c.dep_ in ("nsubj", "nsubjpass") and c.lower_ not in _REL_PRONOUNS for c in kids):
+        return False
+    if any(c.dep_ in OBJ + ("ccomp", "xcomp", "attr", "acomp", "advmod", "mark") and c.i > noun.i
+           and (c.dep_ != "advmod" or c.lower_ in ("where", "when", "why", "how")) for c in kids):
+        return False
+    if any(c.lower_ in _REL_PRONOUNS for c in kids) or verb.tag_ == "VBN" and any(c.dep_ == "auxpass" for c in kids):
+        return False
+    return not any(c.dep_ == "prep" and not any(x.dep_ in ("pobj", "pcomp") for x in c.children) for c in kids)
 
 
 def verbal_args(verb: "Token") -> list[Arg]:
