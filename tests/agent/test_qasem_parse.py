@@ -322,3 +322,11 @@ def test_a_relative_clause_without_relative_word_has_its_noun_as_object():
     assert ("wrote", "what did someone write?", "the book") in got, got
     got = qas("I remember the day he died.")  # a time, not an object
     assert not any(p == "died" and a == "the day" for p, _, a in got), got
+
+
+def test_an_object_pronoun_also_gets_the_phrase_it_stands_for():
+    got = qas("Cut out a paper circle and fold it in half.")
+    assert any(p == "fold" and a == "it" for p, _, a in got), got
+    assert any(p == "fold" and q.startswith("what") and a == "a paper circle" for p, q, a in got), got
+    got = qas("Write down your goals and review them every week.")
+    assert any(p == "review" and q.startswith("what") and a == "your goals" for p, q, a in got), got

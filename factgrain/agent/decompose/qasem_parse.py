@@ -606,6 +606,35 @@ def _antecedent(pronoun: "Token") -> tuple["Token", tuple[int, int]] | None:
     return None
 
 
+_OBJECT_PRONOUNS = frozenset("it them him her".split())
+
+
+def _object_antecedent(pronoun: "Token", verb: "Token") -> tuple["Token", tuple[int, int]] | None:
+    """The noun phrase an object pronoun stands for ('Cut out a circle and fold it', 'review
+    your notes and test yourself on them'): the nearest noun phrase before it in the sentence
+    that agrees in number and person and is not the verb's own subject (QA-SRL answers with the
+    phrase the pronoun stands for, as the gold does)."""
+    if pronoun.lower_ not in _OBJECT_PRONOUNS:
+        return None
+    subj = next((c for c in verb.children if c.dep_ in SUBJ), None)
+    want_person = pronoun.lower_ in ("him", "her")
+    for tok in reversed(list(pronoun.sent)):
+        if tok.i >= pronoun.i or tok.pos_ not in ("NOUN", "PROPN"):
+            continue
+        if tok.dep_ not in SUBJ + OBJ + ("pobj", "appos", "attr") or (subj is not None and tok.i == subj.i):
+            continue
+        if tok.ent_type_ in ("DATE", "TIME", "CARDINAL", "MONEY", "PERCENT", "QUANTITY") or _is_time(tok):
+            continue
+        plural = tok.tag_ in ("NNS", "NNPS") or any(c.dep_ == "conj" for c in tok.children)
+        if pronoun.lower_ == "them" and not plural or pronoun.lower_ == "it" and (plural or is_person(tok)):
+            continue
+        if want_person and not is_person(tok):
+            continue
+        rng = _phrase(tok, drop=("relcl", "acl", "prep"))
+        return (tok, rng) if rng else None
+    return None
+
+
 def _object_of_relative(verb: "Token") -> tuple["Token", tuple[int, int]] | None:
     """'the book that he wrote' -> the book is what he wrote."""
     if verb.dep_ == "relcl" and any(c.dep_ in OBJ and c.lower_ in _REL_PRONOUNS for c in verb.children):
@@ -668,6 +697,9 @@ def verbal_args(verb: "Token") -> list[Arg]:
                 # what one has, becomes or plays is asked with 'what' even when it is a person
                 wh = "what" if verb.lemma_.lower() in ("have", "become", "play", "include") else entity_wh(c)
                 args.append(Arg("object", c, rng, wh))
+                ante = _object_antecedent(c, verb)
+                if ante is not None:
+                    args.append(Arg("object", ante[0], ante[1], wh if wh == "what" else entity_wh(ante[0])))
         elif d == "acomp" and verb.lemma_ != "be":
             rng = _phrase(c)  # 'had become unstable', 'has gone viral', 'stay hydrated'
             if rng:
