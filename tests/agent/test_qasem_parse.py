@@ -330,3 +330,11 @@ def test_an_object_pronoun_also_gets_the_phrase_it_stands_for():
     assert any(p == "fold" and q.startswith("what") and a == "a paper circle" for p, q, a in got), got
     got = qas("Write down your goals and review them every week.")
     assert any(p == "review" and q.startswith("what") and a == "your goals" for p, q, a in got), got
+
+
+def test_a_subject_it_or_they_gets_the_nearest_agreeing_subject_above_it():
+    got = qas("The minister says the council will pay a high price if it fails to act.")
+    assert any(p == "fails" and a == "the council" for p, _, a in got), got
+    assert not any(p == "fails" and a == "The minister" for p, _, a in got), got  # 'it' is no person
+    got = qas("Doctors argue that banning sugary drinks would help because it would protect children.")
+    assert any(p == "protect" and a == "banning sugary drinks" for p, _, a in got), got

@@ -573,15 +573,26 @@ def _antecedent(pronoun: "Token") -> tuple["Token", tuple[int, int]] | None:
     if pronoun.lower_ not in _SUBJECT_PRONOUNS:
         return None
     if pronoun.lower_ in ("it", "they", "them"):
-        # 'The community will pay if it fails': the subject of the clause it depends on
-        root = pronoun.sent.root
-        subj = next((c for c in root.children if c.dep_ in ("nsubj", "nsubjpass") and c.i < pronoun.i), None)
-        if subj is None or subj.pos_ == "PRON" or subj.i == pronoun.i or pronoun.head.i == root.i:
-            return None
-        if (pronoun.lower_ == "it") == (subj.tag_ in ("NNS", "NNPS")):
-            return None  # number must agree
-        rng = _phrase(subj, drop=("relcl", "acl"))
-        return (subj, rng) if rng else None
+        # 'The community will pay if it fails': the subject of the clause it depends on, the
+        # nearest one up that agrees in number ('it' is no person: 'X says the community will
+        # pay if it fails' is the community, not X)
+        for v in pronoun.head.ancestors:
+            if v.pos_ not in ("VERB", "AUX"):
+                continue
+            subj = next((c for c in v.children if c.dep_ in ("nsubj", "nsubjpass", "csubj") and c.i < pronoun.i), None)
+            if subj is None or subj.pos_ == "PRON":
+                continue
+            if subj.dep_ == "csubj":  # 'banning smoking would help because it ...'
+                if pronoun.lower_ != "it":
+                    continue
+                rng = _edges(list(subj.subtree))
+                return (subj, rng) if rng else None
+            plural = subj.tag_ in ("NNS", "NNPS") or any(c.dep_ == "conj" for c in subj.children)
+            if (pronoun.lower_ == "it") == plural or pronoun.lower_ == "it" and is_person(subj):
+                continue  # number must agree
+            rng = _phrase(subj, drop=("relcl", "acl"))
+            return (subj, rng) if rng else None
+        return None
     names = [e for e in pronoun.sent.ents if e.label_ in ("PERSON", "ORG") and e.end <= pronoun.i]
     if pronoun.lower_ in ("he", "she", "him", "her"):
         # a person, never an organisation ('Wales head coach Warren Gatland ... he'; 'in an
