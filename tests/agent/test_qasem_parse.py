@@ -338,3 +338,9 @@ def test_a_subject_it_or_they_gets_the_nearest_agreeing_subject_above_it():
     assert not any(p == "fails" and a == "The minister" for p, _, a in got), got  # 'it' is no person
     got = qas("Doctors argue that banning sugary drinks would help because it would protect children.")
     assert any(p == "protect" and a == "banning sugary drinks" for p, _, a in got), got
+
+
+def test_he_takes_an_unrecognised_name_that_is_the_subject_above_it():
+    got = qas("After school, Brennagh moved to Leeds, where he studied music.")
+    assert ("studied", "who studied something?", "he") in got, got
+    assert ("studied", "who studied something?", "Brennagh") in got, got

@@ -607,6 +607,15 @@ def _antecedent(pronoun: "Token") -> tuple["Token", tuple[int, int]] | None:
         return root, (names[0].start, names[0].end - 1)
     if pronoun.lower_ in ("they", "them"):
         return None
+    for v in pronoun.head.ancestors:
+        # a name the entity recogniser missed, as the subject of a clause above the pronoun:
+        # 'After school, Sheehan moved to Los Angeles, where he studied'
+        subj = next((c for c in v.children if c.dep_ in ("nsubj", "nsubjpass") and c.i < pronoun.i), None)
+        if v.pos_ in ("VERB", "AUX") and subj is not None and subj.pos_ == "PROPN" \
+                and subj.ent_type_ in ("", "PERSON") and subj.tag_ == "NNP":
+            rng = _phrase(subj, drop=("relcl", "acl", "prep", "appos"))
+            if rng is not None:
+                return subj, rng
     for tok in pronoun.sent:  # else the first person named by a noun before it: 'a man who ... he'
         if tok.i >= pronoun.i:
             break
