@@ -344,3 +344,9 @@ def test_he_takes_an_unrecognised_name_that_is_the_subject_above_it():
     got = qas("After school, Brennagh moved to Leeds, where he studied music.")
     assert ("studied", "who studied something?", "he") in got, got
     assert ("studied", "who studied something?", "Brennagh") in got, got
+
+
+def test_the_of_phrase_of_an_agent_noun_is_its_patient():
+    got = qas("Maria is a keen collector of old maps.")
+    assert any(p == "collector" and q.startswith("who collected") and a == "Maria" for p, q, a in got), got
+    assert ("collector", "what did someone collect?", "old maps") in got, got

@@ -1022,6 +1022,7 @@ def copular_qas(be: "Token", doc) -> list[ParsedQA]:
             # 'X is a director' -> who directed? -> X (QANom asks the agent noun as a verb)
             out.append(ParsedQA(comp.text, "nominal", f"{wh} {vf.past(verb)} something?", s_text, comp.idx, s_at,
                                 "subject"))
+            out.extend(_agent_noun_patient(comp, verb, doc))
         for adj in comp.children:
             if adj.dep_ == "amod" and adj.i < comp.i and (adj.ent_type_ == "NORP" or adj.text[:1].isupper()):
                 # 'an American actor' -> who is American? (as the gold annotates descriptions)
@@ -1274,7 +1275,22 @@ def agent_role_qas(noun: "Token", doc) -> list[ParsedQA]:
     if who is None or who[1] is None:
         return []
     text, at = _text(doc, who[1])
-    return [ParsedQA(noun.text, "nominal", f"who {vf.past(verb)} something?", text, noun.idx, at, "subject")]
+    return [ParsedQA(noun.text, "nominal", f"who {vf.past(verb)} something?", text, noun.idx, at, "subject"),
+            *_agent_noun_patient(noun, verb, doc)]
+
+
+def _agent_noun_patient(noun: "Token", verb: str, doc) -> list[ParsedQA]:
+    """The 'of' phrase of an agent noun is what the agent does the verb to ('a reader of the
+    game' -> what does someone read? -> the game; 'the leader of the council')."""
+    of = next((c for c in noun.children if c.dep_ == "prep" and c.lower_ == "of" and c.i > noun.i), None)
+    pobj = next((c for c in of.children if c.dep_ == "pobj"), None) if of is not None else None
+    if pobj is None or verb in INTRANSITIVE:
+        return []
+    rng = _phrase(pobj)
+    if rng is None:
+        return []
+    text, at = _text(doc, rng)
+    return [ParsedQA(noun.text, "nominal", f"{entity_wh(pobj)} did someone {verb}?", text, noun.idx, at, "object")]
 
 
 def title_qas(title: "Token", doc) -> list[ParsedQA]:
