@@ -350,3 +350,10 @@ def test_the_of_phrase_of_an_agent_noun_is_its_patient():
     got = qas("Maria is a keen collector of old maps.")
     assert any(p == "collector" and q.startswith("who collected") and a == "Maria" for p, q, a in got), got
     assert ("collector", "what did someone collect?", "old maps") in got, got
+
+
+def test_the_subject_of_a_verb_of_saying_or_believing_is_a_who():
+    got = qas("Some critics argue that the tax is unfair.")
+    assert ("argue", "who argues something?", "Some critics") in got, got
+    got = qas("The ambassador says the talks will resume.")
+    assert ("says", "who says something?", "The ambassador") in got, got

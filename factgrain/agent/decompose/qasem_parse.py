@@ -556,6 +556,11 @@ def _described(noun: "Token", depth: int) -> tuple["Token", tuple[int, int]] | N
 
 
 # Verbs whose object noun's infinitive is done by their subject ('has the right to appeal').
+# Verbs of saying, thinking and wanting, whose doer is a person or a body of people: QA-SRL asks
+# their subject with 'who' whatever the noun ('the ambassador says', 'Many believe').
+SENTIENT_VERBS = frozenset("say tell argue believe think claim warn announce insist suggest admit deny "
+                           "want hope wish decide agree refuse promise plan intend expect fear feel "
+                           "know realise realize understand worry complain".split())
 HOLDING_VERBS = frozenset("have get take make gain win receive lose seek need".split())
 
 # Verbs whose object does what their infinitive says ('asked people to pray'); after other verbs
@@ -694,7 +699,11 @@ def verbal_args(verb: "Token") -> list[Arg]:
     subj = _subject_of(verb)
     if subj is not None and subj[1] is not None:
         head, rng = subj
-        args.append(Arg("subject", head, rng, entity_wh(head, acting=not passive)))
+        wh = entity_wh(head, acting=not passive)
+        if wh == "what" and not passive and verb.lemma_.lower() in SENTIENT_VERBS and head.lower_ not in (
+                "it", "this", "that", "which") and head.pos_ in ("NOUN", "PROPN", "PRON", "ADJ", "DET"):
+            wh = "who"  # only people (and bodies of people) say, believe or want: 'Many believe ...'
+        args.append(Arg("subject", head, rng, wh))
         antecedent = _antecedent(head)
         if antecedent is not None:
             args.append(Arg("subject", antecedent[0], antecedent[1], entity_wh(antecedent[0], acting=not passive)))
