@@ -357,3 +357,8 @@ def test_the_subject_of_a_verb_of_saying_or_believing_is_a_who():
     assert ("argue", "who argues something?", "Some critics") in got, got
     got = qas("The ambassador says the talks will resume.")
     assert ("says", "who says something?", "The ambassador") in got, got
+
+
+def test_a_name_taken_up_by_his_or_her_is_a_person():
+    got = qas("Brennagh is known for his careful approach to teaching.")
+    assert ("known", "who is known?", "Brennagh") in got, got

@@ -233,6 +233,8 @@ def is_person(tok: "Token") -> bool:
         return True
     if tok.ent_type_ in ("PERSON", "NORP") and tok.pos_ in ("PROPN", "NOUN", "ADJ"):
         return True
+    if tok.pos_ == "PROPN" and tok.dep_ in SUBJ and _named_by_pronoun(tok):
+        return True
     low = tok.lemma_.lower()
     if low in PERSON_NOUNS or tok.lower_ in PERSON_NOUNS:
         return True
@@ -247,6 +249,18 @@ def is_person(tok: "Token") -> bool:
     if low.endswith("ee") and any(v in _verb_lemmas() for v in (low[:-2], low[:-1])):
         return True
     return agent_noun_verb(tok) is not None or low in OCCUPATIONS
+
+
+def _named_by_pronoun(name: "Token") -> bool:
+    """A name the entity recogniser missed (or took for a place or a company) that a personal
+    pronoun later in the sentence takes up: 'Trivisonno is known for his approach', 'Shahnaz
+    said she ...'. Only when no other name stands between them."""
+    later = [t for t in name.sent if t.i > name.i and t.lower_ in ("he", "his", "him", "himself", "she", "her", "herself")]
+    if not later:
+        return False
+    between = [t for t in name.sent if name.i < t.i < later[0].i and t.pos_ == "PROPN" and t.head.i != name.i
+               and t.dep_ != "compound"]
+    return not between
 
 
 def entity_wh(tok: "Token", *, acting: bool = False) -> str:
