@@ -362,3 +362,10 @@ def test_the_subject_of_a_verb_of_saying_or_believing_is_a_who():
 def test_a_name_taken_up_by_his_or_her_is_a_person():
     got = qas("Brennagh is known for his careful approach to teaching.")
     assert ("known", "who is known?", "Brennagh") in got, got
+
+
+def test_a_pronoun_takes_the_wh_word_of_the_phrase_it_stands_for():
+    got = qas("Write down your goals and review them every week.")
+    assert any(p == "review" and q.startswith("what") and a == "them" for p, q, a in got), got
+    got = qas("Paris has two large airports.")  # a city that has something is no doer
+    assert ("has", "what has something?", "Paris") in got, got

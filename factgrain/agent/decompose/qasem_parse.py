@@ -572,6 +572,7 @@ def _described(noun: "Token", depth: int) -> tuple["Token", tuple[int, int]] | N
 # Verbs whose object noun's infinitive is done by their subject ('has the right to appeal').
 # Verbs of saying, thinking and wanting, whose doer is a person or a body of people: QA-SRL asks
 # their subject with 'who' whatever the noun ('the ambassador says', 'Many believe').
+STATIVE_VERBS = frozenset("have include contain comprise feature consist".split())
 SENTIENT_VERBS = frozenset("say tell argue believe think claim warn announce insist suggest admit deny "
                            "want hope wish decide agree refuse promise plan intend expect fear feel "
                            "know realise realize understand worry complain".split())
@@ -713,14 +714,19 @@ def verbal_args(verb: "Token") -> list[Arg]:
     subj = _subject_of(verb)
     if subj is not None and subj[1] is not None:
         head, rng = subj
-        wh = entity_wh(head, acting=not passive)
+        # a place or an organisation that has or includes something is no doer ('New York City has
+        # three airports'): 'what'
+        acting = not passive and verb.lemma_.lower() not in STATIVE_VERBS
+        wh = entity_wh(head, acting=acting)
         if wh == "what" and not passive and verb.lemma_.lower() in SENTIENT_VERBS and head.lower_ not in (
                 "it", "this", "that", "which") and head.pos_ in ("NOUN", "PROPN", "PRON", "ADJ", "DET"):
             wh = "who"  # only people (and bodies of people) say, believe or want: 'Many believe ...'
-        args.append(Arg("subject", head, rng, wh))
         antecedent = _antecedent(head)
+        if antecedent is not None and head.lower_ in ("they", "them"):
+            wh = entity_wh(antecedent[0], acting=acting)  # 'electric cars ... they produce': what
+        args.append(Arg("subject", head, rng, wh))
         if antecedent is not None:
-            args.append(Arg("subject", antecedent[0], antecedent[1], entity_wh(antecedent[0], acting=not passive)))
+            args.append(Arg("subject", antecedent[0], antecedent[1], entity_wh(antecedent[0], acting=acting)))
     if verb.dep_ == "relcl":
         where = next((c for c in verb.children if c.dep_ == "advmod" and c.lower_ in ("where", "when")), None)
         if where is not None and (rng := _phrase(verb.head, drop=("relcl",))):
@@ -742,7 +748,10 @@ def verbal_args(verb: "Token") -> list[Arg]:
                 args.append(Arg("object", c, rng, wh))
                 ante = _object_antecedent(c, verb)
                 if ante is not None:
-                    args.append(Arg("object", ante[0], ante[1], wh if wh == "what" else entity_wh(ante[0])))
+                    if wh != "what":
+                        wh = entity_wh(ante[0])  # 'review your notes ... review them': what
+                        args[-1] = Arg("object", c, rng, wh)
+                    args.append(Arg("object", ante[0], ante[1], wh))
         elif d == "acomp" and verb.lemma_ != "be":
             rng = _phrase(c)  # 'had become unstable', 'has gone viral', 'stay hydrated'
             if rng:
