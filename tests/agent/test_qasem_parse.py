@@ -369,3 +369,9 @@ def test_a_pronoun_takes_the_wh_word_of_the_phrase_it_stands_for():
     assert any(p == "review" and q.startswith("what") and a == "them" for p, q, a in got), got
     got = qas("Paris has two large airports.")  # a city that has something is no doer
     assert ("has", "what has something?", "Paris") in got, got
+
+
+def test_a_purpose_of_the_complement_is_also_the_purpose_of_the_verbs_above():
+    got = qas("The mayor says she wants to stay in office to finish the new bridge.")
+    assert ("wants", "why does someone want something?", "to finish the new bridge") in got, got
+    assert ("says", "why does someone say something?", "to finish the new bridge") in got, got

@@ -784,10 +784,12 @@ def verbal_args(verb: "Token") -> list[Arg]:
                     args.append(Arg("adjunct", c, rng, "why"))  # purpose: 'uses data to identify ...'
                 else:
                     args.append(Arg(role, c, rng, "what" if role == "complement" else entity_wh(c)))
+                    args.extend(_inherited_purpose(c))
         elif d == "ccomp":
             rng = _complement_range(c)
             if rng:
                 args.append(Arg("clause", c, rng, "what"))
+                args.extend(_inherited_purpose(c))
         elif d == "prep":
             pobj = next((x for x in c.children if x.dep_ in ("pobj", "pcomp")), None)
             if pobj is None:
@@ -909,6 +911,22 @@ def _complement_range(clause: "Token") -> tuple[int, int] | None:
     if cut is None:
         return _edges(list(clause.subtree))
     return _edges([t for t in clause.subtree if t.i < cut])
+
+
+def _inherited_purpose(clause: "Token") -> list[Arg]:
+    """A purpose infinitive of the complement's verb ('wants to stay at Brighton | to help the
+    club'): the purpose of wanting as well, as the QASem parser asks it of each verb of the chain."""
+    v, seen = clause, 0
+    while v is not None and seen < 4:
+        for x in v.children:
+            if x.i > v.i and x.dep_ in ("advcl", "xcomp") and _circumstance_clause(x, v) and clause_wh(x) == "why" \
+                    and any(m.dep_ == "aux" and m.lower_ == "to" for m in x.children) \
+                    and not any(m.dep_ in SUBJ or m.dep_ == "mark" for m in x.children):  # not 'for the club to return'
+                rng = _edges(list(x.subtree))
+                return [Arg("adjunct", x, rng, "why")] if rng else []
+        nxt = [x for x in v.children if x.dep_ == "xcomp" and x.i > v.i and not _circumstance_clause(x, v)]
+        v, seen = (nxt[0] if nxt else None), seen + 1
+    return []
 
 
 def _fronted_connective(prep: "Token", verb: "Token") -> bool:
