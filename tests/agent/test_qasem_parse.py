@@ -375,3 +375,15 @@ def test_a_purpose_of_the_complement_is_also_the_purpose_of_the_verbs_above():
     got = qas("The mayor says she wants to stay in office to finish the new bridge.")
     assert ("wants", "why does someone want something?", "to finish the new bridge") in got, got
     assert ("says", "why does someone say something?", "to finish the new bridge") in got, got
+
+
+def test_an_adverb_before_a_subordinator_is_the_outer_verbs_manner():
+    got = qas("Animals can drink dirty water safely because their bodies adapt.")
+    assert ("drink", "how can something drink something?", "safely") in got, got
+    assert ("drink", "why can something drink something?", "because their bodies adapt") in got, got
+    assert not any(p == "adapt" and a == "safely" for p, _, a in got), got
+
+
+def test_a_manner_adverb_without_ly_is_asked_with_how():
+    got = qas("The two brothers worked together on the farm.")
+    assert ("worked", "how did someone work?", "together") in got, got

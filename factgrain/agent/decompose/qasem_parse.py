@@ -122,6 +122,8 @@ NOT_MANNER = frozenset("only really actually also likely probably possibly certa
                        "consequently accordingly similarly ultimately generally".split())
 PLACE_ADVERBS = frozenset("here there abroad home nearby overseas away locally worldwide".split())
 
+# Manner adverbs not formed with -ly ('did well', 'worked together').
+MANNER_ADVERBS = frozenset("well together fast hard alone".split())
 TIME_PREPS = frozenset("after before during since until till following throughout prior upon amid".split())
 CAUSE_PREPS = frozenset("because due thanks owing".split())
 PLACE_PREPS = frozenset("in at on near from to into onto across through within inside outside around "
@@ -323,6 +325,26 @@ def prep_wh(prep: "Token", verb: "Token") -> str | None:
     if p == "for" and pobj.dep_ == "pcomp":
         return "why"
     return None
+
+
+def _adverb_wh(adv: "Token") -> str | None:
+    """when / where / how for an adverb, or None (not a circumstance QA-SRL asks)."""
+    low = adv.lower_
+    if low in TEMPORAL_ADVERBS or adv.ent_type_ in ("DATE", "TIME"):
+        return "when"
+    if low in PLACE_ADVERBS:
+        return "where"
+    if (low.endswith("ly") and low not in NOT_MANNER and len(low) > 4) or low in MANNER_ADVERBS:
+        return "how"
+    return None
+
+
+def _clause_wh_after(clause: "Token", mark: "Token") -> str:
+    """:func:`clause_wh` read from the subordinator itself (an adverb before it is not the clause's)."""
+    m = mark.lower_
+    if m in ("because", "if", "unless", "whether", "so"):
+        return "why"
+    return "when" if m in TIME_MARKS else clause_wh(clause)
 
 
 def clause_wh(clause: "Token") -> str:
@@ -818,19 +840,29 @@ def verbal_args(verb: "Token") -> list[Arg]:
             if _contrast_clause(c):
                 continue  # 'while others believe ...': a contrast, which QA-SRL has no question for
             rng = _clause_range(c)
+            mark = next((m for m in c.children if m.dep_ == "mark" and m.i < c.i), None)
+            lead = [a for a in c.children if a.dep_ == "advmod" and mark is not None and a.i < mark.i]
+            if rng and lead and (w := _adverb_wh(lead[0])) == "how":
+                # 'drink it safely because ...': the parser hangs the verb's adverb on the clause
+                # after it; the adverb is the verb's, the clause starts at its subordinator
+                args.append(Arg("adjunct", lead[0], (lead[0].i, lead[0].i), w))
+                rng = (mark.i, rng[1])
             if rng:
-                args.append(Arg("adjunct", c, rng, clause_wh(c)))
+                args.append(Arg("adjunct", c, rng, _clause_wh_after(c, mark) if lead else clause_wh(c)))
         elif d in ("npadvmod", "tmod") and _is_time(c):
             rng = _edges(list(c.subtree))
             if rng:
                 args.append(Arg("adjunct", c, rng, "when"))
         elif d == "advmod" and c.i != verb.i:
-            low = c.lower_
-            wh = "when" if (low in TEMPORAL_ADVERBS or c.ent_type_ in ("DATE", "TIME")) else \
-                "where" if low in PLACE_ADVERBS else \
-                "how" if low.endswith("ly") and low not in NOT_MANNER and len(low) > 4 else None
+            wh = _adverb_wh(c)
+            if verb.dep_ == "advcl" and any(m.dep_ == "mark" and c.i < m.i < verb.i for m in verb.children):
+                continue  # the outer verb's adverb, before this clause's subordinator (see above)
             if wh is not None:
-                rng = _edges(list(c.subtree))
+                # the adverb with its own modifiers, not a clause the parser hung on it ('safely |
+                # because their bodies develop a resistance')
+                clauses = {t.i for d_ in c.subtree if d_.i != c.i and d_.dep_ in ("advcl", "ccomp")
+                           for t in d_.subtree}
+                rng = _edges([t for t in c.subtree if t.i not in clauses])
                 if rng:
                     args.append(Arg("adjunct", c, rng, wh))
     if not any(a.role == "object" for a in args):
