@@ -387,3 +387,5 @@ def test_an_adverb_before_a_subordinator_is_the_outer_verbs_manner():
 def test_a_manner_adverb_without_ly_is_asked_with_how():
     got = qas("The two brothers worked together on the farm.")
     assert ("worked", "how did someone work?", "together") in got, got
+    got = qas("She plays the piano as well.")  # 'as well': also, no manner
+    assert not any(q.startswith("how") for _, q, _ in got), got

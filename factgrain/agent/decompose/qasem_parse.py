@@ -334,6 +334,8 @@ def _adverb_wh(adv: "Token") -> str | None:
         return "when"
     if low in PLACE_ADVERBS:
         return "where"
+    if low in MANNER_ADVERBS and adv.i > 0 and adv.doc[adv.i - 1].lower_ == "as":
+        return None  # 'as well': also
     if (low.endswith("ly") and low not in NOT_MANNER and len(low) > 4) or low in MANNER_ADVERBS:
         return "how"
     return None
