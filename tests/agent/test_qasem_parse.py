@@ -389,3 +389,9 @@ def test_a_manner_adverb_without_ly_is_asked_with_how():
     assert ("worked", "how did someone work?", "together") in got, got
     got = qas("She plays the piano as well.")  # 'as well': also, no manner
     assert not any(q.startswith("how") for _, q, _ in got), got
+
+
+def test_an_object_pronoun_does_not_stand_for_a_place_or_time():
+    got = qas("She bought a car in London and drove it home.")
+    assert any(p == "drove" and a == "a car" for p, _, a in got), got
+    assert not any(p == "drove" and a == "London" for p, _, a in got), got

@@ -689,6 +689,8 @@ def _object_antecedent(pronoun: "Token", verb: "Token") -> tuple["Token", tuple[
             continue
         if tok.ent_type_ in ("DATE", "TIME", "CARDINAL", "MONEY", "PERCENT", "QUANTITY") or _is_time(tok):
             continue
+        if tok.dep_ == "pobj" and tok.head.dep_ == "prep" and prep_wh(tok.head, tok.head.head) in ("where", "when"):
+            continue  # the place or time of something else ('bought a car in London and drove it')
         plural = tok.tag_ in ("NNS", "NNPS") or any(c.dep_ == "conj" for c in tok.children)
         if pronoun.lower_ == "them" and not plural or pronoun.lower_ == "it" and (plural or is_person(tok)):
             continue
