@@ -395,3 +395,10 @@ def test_an_object_pronoun_does_not_stand_for_a_place_or_time():
     got = qas("She bought a car in London and drove it home.")
     assert any(p == "drove" and a == "a car" for p, _, a in got), got
     assert not any(p == "drove" and a == "London" for p, _, a in got), got
+
+
+def test_a_study_or_report_that_says_something_stays_a_what():
+    got = qas("Research suggests that sleep improves memory.")
+    assert ("suggests", "what suggests something?", "Research") in got, got
+    got = qas("The report says the river is clean.")
+    assert ("says", "what says something?", "The report") in got, got

@@ -673,6 +673,16 @@ def _antecedent(pronoun: "Token") -> tuple["Token", tuple[int, int]] | None:
 _OBJECT_PRONOUNS = frozenset("it them him her".split())
 
 
+def _says_as_text(noun: "Token") -> bool:
+    """A noun that names a study, a report or another result of an act, which 'says' or
+    'suggests' things too ('Research suggests', 'The report says', 'Studies argue'): a
+    nominalization NOMLEX lists ('study', 'report', 'survey', 'review', 'analysis'), not a person
+    ('advocates', 'critics' are not listed)."""
+    if noun.pos_ != "NOUN" or is_person(noun):
+        return False
+    return deverbal.nomlex_listed(noun.lemma_.lower()) or deverbal.nomlex_listed(noun.lower_)
+
+
 def _object_antecedent(pronoun: "Token", verb: "Token") -> tuple["Token", tuple[int, int]] | None:
     """The noun phrase an object pronoun stands for ('Cut out a circle and fold it', 'review
     your notes and test yourself on them'): the nearest noun phrase before it in the sentence
@@ -745,7 +755,8 @@ def verbal_args(verb: "Token") -> list[Arg]:
         acting = not passive and verb.lemma_.lower() not in STATIVE_VERBS
         wh = entity_wh(head, acting=acting)
         if wh == "what" and not passive and verb.lemma_.lower() in SENTIENT_VERBS and head.lower_ not in (
-                "it", "this", "that", "which") and head.pos_ in ("NOUN", "PROPN", "PRON", "ADJ", "DET"):
+                "it", "this", "that", "which") and head.pos_ in ("NOUN", "PROPN", "PRON", "ADJ", "DET") \
+                and not _says_as_text(head):
             wh = "who"  # only people (and bodies of people) say, believe or want: 'Many believe ...'
         antecedent = _antecedent(head)
         if antecedent is not None and head.lower_ in ("they", "them"):
