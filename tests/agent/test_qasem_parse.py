@@ -402,3 +402,10 @@ def test_a_study_or_report_that_says_something_stays_a_what():
     assert ("suggests", "what suggests something?", "Research") in got, got
     got = qas("The report says the river is clean.")
     assert ("says", "what says something?", "The report") in got, got
+
+
+def test_an_extraposed_clause_is_not_repeated_in_the_question_and_easy_keeps_no_doer():
+    got = qas("It is likely to rain tomorrow.")
+    assert ("is", "what is likely?", "to rain tomorrow") in got, got
+    got = qas("It is easy to see why people love it.")
+    assert not any(p == "see" and a == "It" for p, _, a in got), got  # nobody called 'It' sees

@@ -527,6 +527,9 @@ def _subject_of(verb: "Token", depth: int = 0) -> tuple["Token", tuple[int, int]
             if up is not None:
                 return _subject_of(up, depth + 1)
         return _subject_of(head, depth + 1)
+    if dep == "xcomp" and (head.pos_ == "ADJ" and head.lemma_.lower() in TOUGH_ADJECTIVES or head.lemma_ == "be" and any(
+            c.dep_ == "acomp" and c.lemma_.lower() in TOUGH_ADJECTIVES for c in head.children)):
+        return None  # 'it is easy to use': whoever uses it, not 'it'
     if dep == "xcomp":
         obj = next((c for c in head.children if c.dep_ in ("dobj",) and c.i < verb.i), None)
         if obj is not None and head.lemma_.lower() in OBJECT_CONTROL:
@@ -1098,8 +1101,9 @@ def copular_qas(be: "Token", doc) -> list[ParsedQA]:
     aux = [c.lower_ for c in be.children if c.dep_ == "aux" and c.i < be.i and c.lower_ != "to"]
     be_words = " ".join(aux + [be.lower_])
     out = []
+    extraposed = head.dep_ in ("xcomp", "ccomp")  # 'It is likely | to rain': not in the question
     for comp in _complements(be):
-        crng = _phrase(comp, drop=("conj", "cc"), cut_clauses=True)
+        crng = _phrase(comp, drop=("conj", "cc") + (("xcomp", "ccomp") if extraposed else ()), cut_clauses=True)
         if crng is None or crng[1] - crng[0] > 14:
             crng = (comp.i, comp.i) if crng is None else (crng[0], min(crng[1], crng[0] + 14))
         c_text, _ = _text(doc, crng)
