@@ -75,7 +75,7 @@ def test_interact_procedure_adds_products_of_the_strongest_signed_features(dev_s
     assert chosen["names"][: len(chosen["cols"])] == [FEATURE_NAMES[i] for i in chosen["cols"]]
     # a factor that counts against support enters oriented: ~name_absent
     assert all(not p.startswith("name_absent") and "*name_absent" not in p for p in products)
-    w, b, mu, sd = T.apply_fit(chosen, X, y)
+    w = T.apply_fit(chosen, X, y)[0]
     signs = T.feature_signs(chosen["names"])
     assert ((signs == 0) | (w * signs >= 0)).all() and chosen["threshold"] == 0.5
     # the design matrix gives what the shipped model computes from one row's features
