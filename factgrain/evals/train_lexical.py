@@ -12,7 +12,9 @@ Steps:
    not count);
 3. features from :mod:`factgrain.agent.verifiers.lexical_features`;
 4. L2-regularised logistic regression by Newton's method (numpy, deterministic), by one of
-   the procedures of :func:`fit_procedure`. The shipped one (``monotone``) fits every candidate
+   the procedures of :func:`fit_procedure`. The shipped one (``interact``, round 4) is ``monotone``
+   refitted with the pairwise products of its eight strongest signed features added as inputs
+   (sign +1: the parts of a unit found together). ``monotone`` fits every candidate
    feature with its coefficient held to the direction :data:`FEATURE_SIGNS` knows (more of the unit
    found never lowers support, a clash never raises it; a feature whose fit goes the other way is
    held at 0 and left out of the model) and weights the two classes equally, so that 0.5 on the
@@ -80,8 +82,11 @@ FEATURE_SIGNS: dict[str, int] = {
     **{n: -1 for n in ("num_clash", "sent_num_clash", "name_absent", "sent_name_absent", "qty_clash",
                        "qty_unit_clash", "neg_mismatch")},
 }
-#: fitting procedures (``--procedure``); ``monotone`` is the shipped one
-PROCEDURES = ("monotone", "backward", "all", "overlap")
+#: the ``interact`` procedure adds the pairwise products of this many of the monotone fit's strongest
+#: signed features (round 4: the unit is supported when its parts are found *together*)
+INTERACTION_TOP_K = 8
+#: fitting procedures (``--procedure``); ``interact`` is the shipped one
+PROCEDURES = ("interact", "monotone", "backward", "all", "overlap")
 
 
 # ---------------------------------------------------------------------------
@@ -231,8 +236,31 @@ def balanced_weights(y: np.ndarray) -> np.ndarray:
 
 
 def feature_signs(names: list[str] | tuple[str, ...]) -> np.ndarray:
-    """+1 / -1 / 0 per feature name from :data:`FEATURE_SIGNS`."""
-    return np.array([FEATURE_SIGNS.get(n, 0) for n in names])
+    """+1 / -1 / 0 per feature name from :data:`FEATURE_SIGNS`; an interaction (``"a*b"``, its factors
+    oriented so that more means more support, see :func:`interaction_names`) is +1."""
+    return np.array([+1 if "*" in n else FEATURE_SIGNS.get(n, 0) for n in names])
+
+
+def interaction_names(features: list[str]) -> list[str]:
+    """The pairwise products of signed features, each factor oriented towards support: a feature that
+    counts against it (sign -1, e.g. ``name_absent``) enters as ``~name_absent`` (1 - its value)."""
+    oriented = [f"~{n}" if FEATURE_SIGNS.get(n, 0) < 0 else n for n in features]
+    return [f"{a}*{b}" for i, a in enumerate(oriented) for b in oriented[i + 1:]]
+
+
+def design_matrix(X: np.ndarray, names: list[str] | tuple[str, ...]) -> np.ndarray:
+    """The model inputs ``names`` (features of :data:`FEATURE_NAMES` or interactions ``"a*b"``) from the
+    feature matrix ``X``; the same values as ``lexical_features.feature_value`` gives one row."""
+    cols = []
+    for name in names:
+        col = np.ones(len(X))
+        for part in name.split("*"):
+            if part.startswith("~"):
+                col = col * (1.0 - np.clip(X[:, FEATURE_NAMES.index(part[1:])], 0.0, 1.0))
+            else:
+                col = col * X[:, FEATURE_NAMES.index(part)]
+        cols.append(col)
+    return np.column_stack(cols) if cols else np.empty((len(X), 0))
 
 
 def standardise(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -332,7 +360,11 @@ def fit_procedure(procedure: str, X: np.ndarray, y: np.ndarray, groups: np.ndarr
     """Every choice a fitting procedure makes, on the rows given (grouped CV with fold seed ``seed``):
     the feature columns, the penalty, the fit options and the decision threshold on the raw probability.
 
-    * ``monotone`` (shipped): every candidate feature, coefficients held to :data:`FEATURE_SIGNS`,
+    * ``interact`` (shipped): ``monotone`` first; then the pairwise products of its
+      :data:`INTERACTION_TOP_K` largest signed coefficients (per SD; answer length and "no content word"
+      have no sign and are not used) are added as inputs with sign +1 and the same fit is repeated, λ
+      picked again;
+    * ``monotone``: every candidate feature, coefficients held to :data:`FEATURE_SIGNS`,
       classes weighted to equal total weight, so the threshold is 0.5 (nothing tuned but λ);
     * ``backward``: backward elimination of features (the earlier shipped fit), threshold for balanced
       accuracy on the out-of-fold probabilities;
@@ -342,6 +374,19 @@ def fit_procedure(procedure: str, X: np.ndarray, y: np.ndarray, groups: np.ndarr
     from factgrain.agent.verifiers.lexical_features import _OVERLAP_FEATURES
 
     candidates = [i for i, n in enumerate(FEATURE_NAMES) if n not in VETOES]
+    if procedure == "interact":
+        first = fit_procedure("monotone", X, y, groups, seed=seed)
+        w = apply_fit(first, X, y)[0]
+        signed = [(abs(c), FEATURE_NAMES[i]) for c, i in zip(w, first["cols"]) if c != 0 and FEATURE_SIGNS.get(FEATURE_NAMES[i])]
+        top = [n for _, n in sorted(signed, key=lambda t: (-t[0], t[1]))[:INTERACTION_TOP_K]]
+        names = [FEATURE_NAMES[i] for i in candidates] + interaction_names(top)
+        fit = {"balanced": True, "signs": feature_signs(names)}
+        folds = grouped_folds(groups, seed=seed)
+        Xd = design_matrix(X, names)
+        lam, scores = pick_lambda(Xd, y, folds, **fit)
+        oof = np.where(veto_mask(X), 0.0, oof_probs(Xd, y, folds, lam, **fit))
+        return {"procedure": procedure, "cols": candidates, "names": names, "interacting": top, "lam": lam,
+                "cv_auc_by_lambda": scores, "fit": fit, "threshold": 0.5, "oof": oof}
     if procedure == "monotone":
         cols = candidates
         fit = {"balanced": True, "signs": feature_signs([FEATURE_NAMES[i] for i in cols])}
@@ -357,13 +402,13 @@ def fit_procedure(procedure: str, X: np.ndarray, y: np.ndarray, groups: np.ndarr
     lam, scores = pick_lambda(X[:, cols], y, folds, **fit)
     oof = np.where(veto_mask(X), 0.0, oof_probs(X[:, cols], y, folds, lam, **fit))
     threshold = 0.5 if fit.get("balanced") else float(best_threshold(y, oof)[0])
-    return {"procedure": procedure, "cols": cols, "lam": lam, "cv_auc_by_lambda": scores, "fit": fit,
+    return {"procedure": procedure, "cols": cols, "names": [FEATURE_NAMES[i] for i in cols], "lam": lam, "cv_auc_by_lambda": scores, "fit": fit,
             "threshold": threshold, "oof": oof}
 
 
 def apply_fit(chosen: dict, X_train: np.ndarray, y_train: np.ndarray) -> tuple[np.ndarray, float, np.ndarray, np.ndarray]:
     """Coefficients, intercept, means and scales of the procedure's choice refitted on the given rows."""
-    Xc = X_train[:, chosen["cols"]]
+    Xc = design_matrix(X_train, chosen["names"])
     mu, sd = standardise(Xc)
     fit = chosen["fit"]
     w, b = fit_logistic((Xc - mu) / sd, y_train, chosen["lam"],
@@ -391,7 +436,7 @@ def nested_cv(X: np.ndarray, y: np.ndarray, groups: np.ndarray, subsets: np.ndar
                 tr, te = folds != f, folds == f
                 chosen = fit_procedure(k, X[tr], y[tr], groups[tr], seed=100 + seed)
                 w, b, mu, sd = apply_fit(chosen, X[tr], y[tr])
-                p[te] = _sigmoid(((X[te][:, chosen["cols"]] - mu) / sd) @ w + b)
+                p[te] = _sigmoid(((design_matrix(X[te], chosen["names"]) - mu) / sd) @ w + b)
                 thr[te] = chosen["threshold"]
                 out[k]["features"].append(int(np.count_nonzero(w)))
                 out[k]["lambdas"].append(chosen["lam"])
@@ -441,8 +486,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--n-boot", type=int, default=1000)
     ap.add_argument("--dev-only", action="store_true",
                     help="fit and print the dev cross-validation figures; do not touch test (for development)")
-    ap.add_argument("--procedure", choices=PROCEDURES, default="monotone",
-                    help="fitting procedure (see fit_procedure); monotone is the shipped one")
+    ap.add_argument("--procedure", choices=PROCEDURES, default="interact",
+                    help="fitting procedure (see fit_procedure); interact is the shipped one")
     ap.add_argument("--all-features", action="store_true", help="same as --procedure all")
     ap.add_argument("--nested-cv", action="store_true",
                     help="print the per-subset nested grouped (article) cross-validation of the fitting procedures "
@@ -481,8 +526,7 @@ def main(argv: list[str] | None = None) -> int:
     w_all, b, mu_all, sd_all = apply_fit(chosen, X_all, y)
     # a coefficient held at 0 by its sign constraint reads nothing: the model lists only the others
     keep = [j for j, c in enumerate(w_all) if c != 0.0]
-    kept = [chosen["cols"][j] for j in keep]
-    names = [FEATURE_NAMES[i] for i in kept]
+    names = [chosen["names"][j] for j in keep]
     w, mu, sd = w_all[keep], mu_all[keep], sd_all[keep]
     lam, cv, thr = chosen["lam"], chosen["cv_auc_by_lambda"], chosen["threshold"]
     vetoed = veto_mask(X_all)
@@ -490,7 +534,7 @@ def main(argv: list[str] | None = None) -> int:
     oof_lr_auc = cv[lam]
     dev_bacc = balanced_accuracy(y, (oof >= thr).astype(int))
     candidates = [i for i, n in enumerate(FEATURE_NAMES) if n not in VETOES]
-    dropped = [FEATURE_NAMES[i] for i in candidates if i not in kept]
+    dropped = [n for n in chosen["names"] if n not in names]
 
     base_col = FEATURE_NAMES.index(BASELINE_FEATURE)
     base_thr, base_dev_bacc = best_threshold(y, X_all[:, base_col])
@@ -512,13 +556,14 @@ def main(argv: list[str] | None = None) -> int:
             "l2_lambda": lam,
             "cv_auc_by_lambda": {str(k): round(v, 4) for k, v in cv.items()},
             "procedure": procedure,
+            "interacting_features": chosen.get("interacting"),
             "fit_options": {"balanced_class_weights": bool(chosen["fit"].get("balanced")),
-                            "sign_constraints": {n: FEATURE_SIGNS[n] for n in names if n in FEATURE_SIGNS}
+                            "sign_constraints": {n: int(s) for n, s in zip(names, feature_signs(names)) if s}
                             if chosen["fit"].get("signs") is not None else None},
             "groups": "articles (source_id joined over shared word 8-grams), grouped 5-fold CV, fold seed 0",
             "dropped_candidates": dropped,
             "dev_oof_auc_with_vetoes": round(roc_auc(y, oof), 4),
-            "training_command": "python -m factgrain.evals.train_lexical" + ("" if procedure == "monotone"
+            "training_command": "python -m factgrain.evals.train_lexical" + ("" if procedure == "interact"
                                                                              else f" --procedure {procedure}"),
             "dev_vetoed_rows": int(vetoed.sum()),
             "dev_vetoed_supported": int(y[vetoed].sum()),
@@ -532,7 +577,7 @@ def main(argv: list[str] | None = None) -> int:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(model.to_dict(), indent=2) + "\n", encoding="utf-8")
     t_fit = time.perf_counter() - t0
-    print(f"dev ({procedure}): {len(names)} of {len(candidates)} features with a non-zero coefficient (not used: {dropped}); grouped "
+    print(f"dev ({procedure}): {len(names)} of {len(chosen['names'])} inputs with a non-zero coefficient (not used: {dropped}); grouped "
           f"{N_FOLDS}-fold CV AUC by lambda {model.meta['cv_auc_by_lambda']}; lambda={lam}; out-of-fold AUC "
           f"{oof_lr_auc:.4f} (with vetoes {roc_auc(y, oof):.4f}), BAcc {dev_bacc:.4f} at threshold {thr:.3f}; "
           f"vetoes fired on {int(vetoed.sum())} rows ({int(y[vetoed].sum())} labelled supported); baselines dev BAcc: "

@@ -118,9 +118,14 @@ def test_empty_reference_is_finite():
 
 def test_default_model_loads_and_matches_features():
     m = load_default()
-    # the shipped model reads the features kept by train_lexical's selection, in FEATURE_NAMES order
-    assert set(m.feature_names) <= set(FEATURE_NAMES) and len(m.feature_names) >= 10
-    assert m.feature_names == [n for n in FEATURE_NAMES if n in m.feature_names]
+    # the shipped model reads the features kept by train_lexical's fit, in FEATURE_NAMES order, then
+    # interactions of two of them ("a*b", "~f" for 1 - f)
+    base = [n for n in m.feature_names if "*" not in n]
+    assert set(base) <= set(FEATURE_NAMES) and len(base) >= 10
+    assert base == [n for n in FEATURE_NAMES if n in base]
+    for n in m.feature_names[len(base):]:
+        parts = n.split("*")
+        assert len(parts) == 2 and all(x.lstrip("~") in FEATURE_NAMES for x in parts), n
     assert 0.0 < m.threshold < 1.0
     p = m.prob(feats("Andy Young", "who praised something?", "Andy Young praised her season.", predicate="praised"))
     assert 0.0 <= p <= 1.0
@@ -144,6 +149,19 @@ def test_model_prob_monotone_in_coverage():
     base = dict(feats("Andy Young", "who praised something?", "Andy Young praised her season.").values)
     lo = {**base, "ans_cov_max": 0.0, "ans_cov_best": 0.0, "ans_cov_ref": 0.0, "qa_cov_best": 0.0, "ans_bigram_ref": 0.0, "pred_ans_joint": 0.0}
     assert d.prob(base) > d.prob(lo)
+
+
+def test_interaction_inputs_are_products_of_oriented_features():
+    from factgrain.agent.verifiers.lexical_features import feature_value
+
+    vals = {"sent_cov_ref": 0.5, "name_absent": 0.25, "lem_ans_cov_sent": 0.8}
+    assert feature_value(vals, "sent_cov_ref") == 0.5
+    assert feature_value(vals, "sent_cov_ref*lem_ans_cov_sent") == pytest.approx(0.4)
+    assert feature_value(vals, "~name_absent*sent_cov_ref") == pytest.approx(0.375)
+    m = LexicalModel(feature_names=["sent_cov_ref", "~name_absent*sent_cov_ref"], coefficients=[1.0, 2.0],
+                     intercept=0.0)
+    assert m.logit(vals) == pytest.approx(0.5 + 2 * 0.375)
+    assert m.contributions(vals)["~name_absent*sent_cov_ref"] == pytest.approx(0.75)
 
 
 def test_model_roundtrip_and_validation():

@@ -65,6 +65,27 @@ def test_monotone_procedure_on_real_rows_obeys_its_signs(dev_slice):
     assert 0.2 < (p[y == 1] >= 0.5).mean() and (p[y == 0] < 0.5).mean() > 0.5
 
 
+def test_interact_procedure_adds_products_of_the_strongest_signed_features(dev_slice):
+    _, X, y, g = dev_slice
+    chosen = T.fit_procedure("interact", X, y, g)
+    top = chosen["interacting"]
+    assert len(top) == T.INTERACTION_TOP_K and all(T.FEATURE_SIGNS.get(n) for n in top)
+    products = [n for n in chosen["names"] if "*" in n]
+    assert products == T.interaction_names(top) and len(products) == len(top) * (len(top) - 1) // 2
+    assert chosen["names"][: len(chosen["cols"])] == [FEATURE_NAMES[i] for i in chosen["cols"]]
+    # a factor that counts against support enters oriented: ~name_absent
+    assert all(not p.startswith("name_absent") and "*name_absent" not in p for p in products)
+    w = T.apply_fit(chosen, X, y)[0]
+    signs = T.feature_signs(chosen["names"])
+    assert ((signs == 0) | (w * signs >= 0)).all() and chosen["threshold"] == 0.5
+    # the design matrix gives what the shipped model computes from one row's features
+    from factgrain.agent.verifiers.lexical_features import feature_value
+
+    row = dict(zip(FEATURE_NAMES, X[0]))
+    D = T.design_matrix(X[:1], chosen["names"])
+    assert D[0] == pytest.approx([feature_value(row, n) for n in chosen["names"]])
+
+
 def test_nested_cv_table_reports_every_subset(dev_slice):
     part, X, y, g = dev_slice
     subsets = np.array([r["subset"] for r in part])
@@ -79,9 +100,9 @@ def test_nested_cv_table_reports_every_subset(dev_slice):
     assert lines[2].startswith("| monotone |") and lines[3].startswith("| overlap |")
 
 
-def test_shipped_model_is_the_monotone_fit():
+def test_shipped_model_is_the_interact_fit():
     model = load_default()
-    assert model.meta["procedure"] == "monotone" and model.threshold == 0.5
+    assert model.meta["procedure"] == "interact" and model.threshold == 0.5
     signs = T.feature_signs(model.feature_names)
     assert all(s == 0 or c * s > 0 for c, s in zip(model.coefficients, signs))
     assert model.meta["training_command"] == "python -m factgrain.evals.train_lexical"

@@ -374,12 +374,28 @@ def _logit(p: float) -> float:
     return math.log(p / (1 - p))
 
 
+def feature_value(values: Mapping[str, float], name: str) -> float:
+    """The value of one model input: a feature, or an interaction ``"a*b"`` of two features (the product
+    of their values; a factor written ``~f`` is ``1 - f`` clipped to [0, 1], for a feature that counts
+    against support, such as ``~name_absent``: the share of the answer's names that *are* found)."""
+    if "*" not in name:
+        return float(values[name])
+    out = 1.0
+    for part in name.split("*"):
+        if part.startswith("~"):
+            out *= 1.0 - min(max(float(values[part[1:]]), 0.0), 1.0)
+        else:
+            out *= float(values[part])
+    return out
+
+
 @dataclass
 class LexicalModel:
     """Logistic model over standardised lexical features, plus contradiction vetoes.
 
     ``prob(f) = sigmoid(intercept + sum_i coef_i * (f_i - mean_i) / scale_i)``;
-    a unit is judged supported when ``prob >= threshold``. When a veto feature
+    a unit is judged supported when ``prob >= threshold``. An input named ``"a*b"`` is the product of
+    two features (see :func:`feature_value`). When a veto feature
     (``vetoes``: the reference gives another value of the same unit, names another
     weekday or month, or withholds the answer under a hedge) is set, the logit is
     capped so that the probability, once the threshold is folded in, is at most
@@ -411,7 +427,7 @@ class LexicalModel:
         vals = features.values if isinstance(features, Features) else features
         z = self.intercept
         for name, c, m, s in zip(self.feature_names, self.coefficients, self.means, self.scales):
-            z += c * (float(vals[name]) - m) / (s or 1.0)
+            z += c * (feature_value(vals, name) - m) / (s or 1.0)
         if self.vetoed(vals):
             z = min(z, _logit(self.veto_probability) + _logit(self.threshold))
         return z
@@ -432,7 +448,7 @@ class LexicalModel:
         """Per-feature contribution to the logit (for explanations)."""
         vals = features.values if isinstance(features, Features) else features
         return {
-            n: c * (float(vals[n]) - m) / (s or 1.0)
+            n: c * (feature_value(vals, n) - m) / (s or 1.0)
             for n, c, m, s in zip(self.feature_names, self.coefficients, self.means, self.scales)
         }
 
