@@ -409,3 +409,10 @@ def test_an_extraposed_clause_is_not_repeated_in_the_question_and_easy_keeps_no_
     assert ("is", "what is likely?", "to rain tomorrow") in got, got
     got = qas("It is easy to see why people love it.")
     assert not any(p == "see" and a == "It" for p, _, a in got), got  # nobody called 'It' sees
+
+
+def test_a_bare_gerund_after_a_preposition_takes_the_clause_subject():
+    got = qas("Besides painting, Lorna writes short stories.")
+    assert any(p == "painting" and q.startswith("who painted") and a == "Lorna" for p, q, a in got), got
+    got = qas("After years of hard work, she found comfort in gardening.")
+    assert any(p == "gardening" and a == "she" for p, _, a in got), got

@@ -541,7 +541,26 @@ def _subject_of(verb: "Token", depth: int = 0) -> tuple["Token", tuple[int, int]
         return _subject_of(head, depth + 1)
     if dep == "pcomp" and head.head.pos_ in ("VERB", "AUX"):
         return _subject_of(head.head, depth + 1)
+    if dep == "pobj" and verb.tag_ == "VBG":
+        up = _gerund_clause_verb(verb)
+        if up is not None:
+            return _subject_of(up, depth + 1)
     return None
+
+
+def _gerund_clause_verb(gerund: "Token") -> "Token | None":
+    """The verb whose subject does a bare gerund after a preposition ('found solace in acting';
+    'In addition to acting, he ...', 'Besides painting, she ...'): the verb the preposition
+    hangs on, or the verb of a complex preposition ('in addition to', 'in spite of': a bare noun
+    between two prepositions). None for a gerund with a determiner or possessor of its own, or
+    after a noun's preposition ('the cost of living')."""
+    prep = gerund.head
+    if gerund.dep_ != "pobj" or prep.pos_ not in ("ADP", "SCONJ") or any(c.dep_ in ("det", "poss") for c in gerund.children):
+        return None
+    up = prep.head
+    if up.pos_ == "NOUN" and up.dep_ == "pobj" and not any(c.dep_ in ("det", "poss", "amod") for c in up.children):
+        up = up.head.head if up.head.pos_ in ("ADP", "SCONJ") else up
+    return up if up.pos_ in ("VERB", "AUX") else None
 
 
 # Adjectives with which 'it ... to do' keeps a real 'it' ('it is easy to use': the thing is easy).
@@ -1350,6 +1369,12 @@ def nominal_qas(noun: "Token", doc) -> list[ParsedQA]:
             if w in ("when", "where", "why"):
                 add(f"{w} was something {vf.participle(verb)}?" if not intransitive else f"{w} did something {verb}?",
                     c, _edges(list(c.subtree)), "adjunct")
+    if not out and _derived(noun) and noun.lower_.endswith("ing") and (up := _gerund_clause_verb(noun)) is not None:
+        subj = _subject_of(up)  # 'Besides painting, Lorna writes ...': who painted? -> Lorna
+        if subj is not None and subj[1] is not None:
+            wh = entity_wh(subj[0], acting=True)
+            add(f"{wh} {vf.past(verb)}?" if intransitive else f"{wh} {vf.past(verb)} something?", subj[0], subj[1],
+                "subject")
     if not out and _derived(noun) and noun.dep_ in ("nsubj", "nsubjpass", "dobj") and noun.head.pos_ in ("VERB", "AUX"):
         # 'A controlled explosion has been carried out at Cardiff University': an event noun with
         # no argument of its own happened where and when the verb it is the subject or object of did
