@@ -416,3 +416,10 @@ def test_a_bare_gerund_after_a_preposition_takes_the_clause_subject():
     assert any(p == "painting" and q.startswith("who painted") and a == "Lorna" for p, q, a in got), got
     got = qas("After years of hard work, she found comfort in gardening.")
     assert any(p == "gardening" and a == "she" for p, _, a in got), got
+
+
+def test_a_possessed_gerund_modifier_is_done_by_its_owner_and_at_its_verbs_time():
+    got = qas("Besides her acting work, Lorna writes short stories.")
+    assert ("acting", "who acted?", "Lorna") in got, got
+    got = qas("Her acting career lasted from 1990 to 2004.")
+    assert ("acting", "when did someone act?", "from 1990 to 2004") in got, got

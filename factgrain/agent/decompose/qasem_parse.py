@@ -1279,7 +1279,11 @@ def _possessor(pronoun: "Token") -> tuple["Token", tuple[int, int]] | None:
     if pronoun.lower_ not in ("his", "her", "their"):
         return None
     root = pronoun.sent.root
-    subj = next((c for c in root.children if c.dep_ in ("nsubj", "nsubjpass") and c.i < pronoun.i), None)
+    # the subject before the pronoun, or after it when the pronoun is in a phrase fronted before the
+    # subject ('In addition to his work, Wenham ...')
+    subj = next((c for c in root.children if c.dep_ in ("nsubj", "nsubjpass") and (c.i < pronoun.i or any(
+        p.dep_ == "prep" and p.head.i == root.i and p.i < pronoun.i < c.i and p.right_edge.i < c.i
+        for p in [pronoun, *pronoun.ancestors]))), None)
     if subj is not None and subj.pos_ == "PRON":
         # 'He made his debut': the subject pronoun that agrees with the possessive
         agrees = {"his": "he", "her": "she", "their": "they"}[pronoun.lower_] == subj.lower_
@@ -1450,16 +1454,35 @@ def title_qas(title: "Token", doc) -> list[ParsedQA]:
 def _activity_qas(verb: "Token", noun: "Token", doc) -> list[ParsedQA]:
     """'Wenham started his acting career in the late 1980s': who acted? -> Wenham, when did
     someone act? -> in the late 1980s. Only for a possessed noun ('his acting career'), whose
-    owner is the one doing it, when the noun is the object of a verb that has a subject."""
+    owner is the one doing it. A gerund the tagger reads as a noun compound ('their training
+    ground') is not read here: it mostly names a kind of thing (on dev it added 2 pairs, neither
+    in the gold)."""
+    lemma = verb.lemma_.lower()
     poss = next((c for c in noun.children if c.dep_ == "poss"), None)
     governor = noun.head
-    if poss is None or noun.dep_ != "dobj" or governor.pos_ != "VERB":
+    if poss is None:
         return []
+    if noun.dep_ != "dobj" or governor.pos_ != "VERB":
+        # 'In addition to his acting work, W ...': the owner acts; 'His acting career spanned
+        # from 1978 to 2003': and when the noun is its verb's subject, that verb's time and place
+        out = []
+        owner = _possessor(poss) if poss.pos_ == "PRON" else (poss, _phrase(poss, drop=("case",)))
+        if owner is not None and owner[1] is not None:
+            text, at = _text(doc, owner[1])
+            out.append(ParsedQA(verb.text, "verbal", f"{entity_wh(owner[0], acting=True)} {vf.past(lemma)}?",
+                                text, verb.idx, at, "subject"))
+        if noun.dep_ in ("nsubj", "nsubjpass") and governor.pos_ == "VERB":
+            for a in verbal_args(governor):
+                if a.role == "adjunct" and a.wh in ("when", "where"):
+                    text, at = _text(doc, a.rng)
+                    out.append(ParsedQA(verb.text, "verbal", f"{a.wh} did someone {lemma}?", text,
+                                        verb.idx, at, a.role))
+        return out
     out = []
     for a in verbal_args(governor):
         if a.role == "subject" or (a.role == "adjunct" and a.wh in ("when", "where")):
             text, at = _text(doc, a.rng)
-            q = f"{a.wh} {vf.past(verb.lemma_)}?" if a.role == "subject" else f"{a.wh} did someone {verb.lemma_.lower()}?"
+            q = f"{a.wh} {vf.past(lemma)}?" if a.role == "subject" else f"{a.wh} did someone {lemma}?"
             out.append(ParsedQA(verb.text, "verbal", q, text, verb.idx, at, a.role))
     return out
 
