@@ -423,3 +423,9 @@ def test_a_possessed_gerund_modifier_is_done_by_its_owner_and_at_its_verbs_time(
     assert ("acting", "who acted?", "Lorna") in got, got
     got = qas("Her acting career lasted from 1990 to 2004.")
     assert ("acting", "when did someone act?", "from 1990 to 2004") in got, got
+
+
+def test_a_participle_tagged_as_an_adjective_with_a_passive_parse_is_a_passive_verb():
+    got = qas('The coach says the fans will be " frustrated " if the club moves.')
+    assert ("frustrated", "who will be frustrated?", "the fans") in got, got
+    assert ("frustrated", "why will someone be frustrated?", "if the club moves") in got, got

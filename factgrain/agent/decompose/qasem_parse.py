@@ -380,6 +380,9 @@ def _group(verb: "Token") -> VerbGroup:
     """The auxiliaries and voice of ``verb``, inherited from the verb it is coordinated with
     when it has none of its own ('has been opened and adjourned')."""
     aux = [c for c in verb.children if c.dep_ in ("aux", "auxpass") and c.i < verb.i and c.lower_ != "to"]
+    if verb.pos_ == "ADJ":  # an adjectival passive whose parse hangs 'will' on 'be': 'will be " frustrated "'
+        aux = sorted(aux + [x for a in aux for x in a.children if x.dep_ == "aux" and x.lower_ != "to"],
+                     key=lambda t: t.i)
     passive = any(c.dep_ in ("auxpass", "nsubjpass", "csubjpass") for c in verb.children)
     negated = any(c.dep_ == "neg" for c in verb.children)
     if not aux and verb.dep_ == "conj" and verb.head.pos_ in ("VERB", "AUX") and verb.tag_ == verb.head.tag_ \
@@ -1552,7 +1555,8 @@ def _is_predicate_verb(tok: "Token") -> bool:
     if tok.i + 1 < len(tok.doc) and tok.doc[tok.i + 1].text == "-" and len(tok.text) <= 3:
         return False  # a prefix split off by the tokenizer ('co-founded')
     if tok.pos_ not in ("VERB",) and not (tok.pos_ == "AUX" and tok.dep_ in ("ROOT", "conj", "ccomp", "xcomp",
-                                                                          "advcl", "relcl") and tok.lemma_ != "be"):
+                                                                          "advcl", "relcl") and tok.lemma_ != "be") \
+            and not _adjectival_passive(tok):
         return False
     if tok.dep_ in _SKIP_VERB_DEPS:
         return False
@@ -1560,6 +1564,13 @@ def _is_predicate_verb(tok: "Token") -> bool:
             and tok.text[:1].isupper() and not _opens_clause(tok):
         return False  # part of a name ('Knots Landing'); not a sentence's first word ('Keep ...')
     return tok.lemma_.lower() not in ("be",) and tok.lower_ not in PREPOSITION_VERBS
+
+
+def _adjectival_passive(tok: "Token") -> bool:
+    """A participle the tagger took for an adjective although the parser gave it a passive subject
+    and auxiliary ('Wales will be " frustrated " if ...'): a passive verb."""
+    return tok.pos_ == "ADJ" and tok.lower_.endswith(("ed", "en")) and any(c.dep_ == "auxpass" for c in tok.children) \
+        and any(c.dep_ == "nsubjpass" for c in tok.children)
 
 
 def _is_copula(tok: "Token") -> bool:
