@@ -429,3 +429,9 @@ def test_a_participle_tagged_as_an_adjective_with_a_passive_parse_is_a_passive_v
     got = qas('The coach says the fans will be " frustrated " if the club moves.')
     assert ("frustrated", "who will be frustrated?", "the fans") in got, got
     assert ("frustrated", "why will someone be frustrated?", "if the club moves") in got, got
+
+
+def test_a_past_participle_after_its_noun_labelled_a_modifier_is_a_reduced_relative():
+    got = qas("Workers aged 60 or over can retire early.")
+    assert ("aged", "who was aged?", "Workers") in got, got
+    assert ("retire", "who can retire?", "Workers aged 60 or over") in got, got

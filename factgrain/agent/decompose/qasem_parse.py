@@ -393,7 +393,8 @@ def _group(verb: "Token") -> VerbGroup:
         be = verb.head  # 'Python is dynamically typed': a passive whose auxiliary is the copula
         head_aux = [c.lower_ for c in be.children if c.dep_ == "aux" and c.i < be.i and c.lower_ != "to"]
         return VerbGroup(verb, head_aux + [be.lower_], True, negated)
-    if not aux and verb.tag_ == "VBN" and verb.dep_ in ("acl", "relcl") and not any(c.dep_ in SUBJ for c in verb.children):
+    if not aux and verb.tag_ == "VBN" and (verb.dep_ in ("acl", "relcl") or _postnominal_participle(verb)) \
+            and not any(c.dep_ in SUBJ for c in verb.children):
         passive = True  # 'a man kidnapped by militants'
     if any(c.dep_ == "aux" and c.lower_ == "to" for c in verb.children):
         aux = [a for a in aux if a.lower_ not in ("be", "have")]  # 'for it to be erected': was erected
@@ -501,6 +502,8 @@ def _subject_of(verb: "Token", depth: int = 0) -> tuple["Token", tuple[int, int]
             rng = _phrase(c)
             return (c, rng) if rng else None
     dep, head = verb.dep_, verb.head
+    if _postnominal_participle(verb):
+        return head, _edges([t for t in head.subtree if t.i < verb.i])  # 'Adults aged 18': the adults
     if dep in ("relcl", "acl") and head.pos_ in ("NOUN", "PROPN", "PRON", "NUM"):
         if any(c.dep_ in OBJ and c.lower_ in _REL_PRONOUNS for c in verb.children):
             return None  # 'the book that he wrote': the head noun is the object, not the subject
@@ -1558,12 +1561,19 @@ def _is_predicate_verb(tok: "Token") -> bool:
                                                                           "advcl", "relcl") and tok.lemma_ != "be") \
             and not _adjectival_passive(tok):
         return False
-    if tok.dep_ in _SKIP_VERB_DEPS:
+    if tok.dep_ in _SKIP_VERB_DEPS and not _postnominal_participle(tok):
         return False
     if tok.ent_type_ in ("PERSON", "ORG", "WORK_OF_ART", "GPE", "FAC", "EVENT", "LOC", "PRODUCT") \
             and tok.text[:1].isupper() and not _opens_clause(tok):
         return False  # part of a name ('Knots Landing'); not a sentence's first word ('Keep ...')
     return tok.lemma_.lower() not in ("be",) and tok.lower_ not in PREPOSITION_VERBS
+
+
+def _postnominal_participle(tok: "Token") -> bool:
+    """A past participle after its noun that the parser labelled a modifier ('Adults aged 18 and
+    older'): a reduced relative clause, read as a passive verb like one labelled ``acl``."""
+    return tok.dep_ == "amod" and tok.tag_ == "VBN" and tok.pos_ == "VERB" and tok.head.i < tok.i \
+        and tok.head.pos_ in ("NOUN", "PROPN")
 
 
 def _adjectival_passive(tok: "Token") -> bool:
