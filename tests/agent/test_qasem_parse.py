@@ -435,3 +435,8 @@ def test_a_past_participle_after_its_noun_labelled_a_modifier_is_a_reduced_relat
     got = qas("Workers aged 60 or over can retire early.")
     assert ("aged", "who was aged?", "Workers") in got, got
     assert ("retire", "who can retire?", "Workers aged 60 or over") in got, got
+
+
+def test_a_bare_verb_tagged_as_a_noun_in_a_coordination_of_verbs_is_a_verb():
+    got = qas("The board has the power to appoint, review or dismiss any officer.")  # 'review' tagged NN
+    assert any(p == "review" and a == "The board" for p, _, a in got), got

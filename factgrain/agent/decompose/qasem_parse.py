@@ -1559,7 +1559,7 @@ def _is_predicate_verb(tok: "Token") -> bool:
         return False  # a prefix split off by the tokenizer ('co-founded')
     if tok.pos_ not in ("VERB",) and not (tok.pos_ == "AUX" and tok.dep_ in ("ROOT", "conj", "ccomp", "xcomp",
                                                                           "advcl", "relcl") and tok.lemma_ != "be") \
-            and not _adjectival_passive(tok):
+            and not _adjectival_passive(tok) and not _verb_read_as_noun(tok):
         return False
     if tok.dep_ in _SKIP_VERB_DEPS and not _postnominal_participle(tok):
         return False
@@ -1574,6 +1574,20 @@ def _postnominal_participle(tok: "Token") -> bool:
     older'): a reduced relative clause, read as a passive verb like one labelled ``acl``."""
     return tok.dep_ == "amod" and tok.tag_ == "VBN" and tok.pos_ == "VERB" and tok.head.i < tok.i \
         and tok.head.pos_ in ("NOUN", "PROPN")
+
+
+def _verb_read_as_noun(tok: "Token") -> bool:
+    """A bare verb the tagger took for a noun in a coordination of verbs ('to institute, conduct or
+    discontinue any proceedings'): a conjunct of a base-form verb, with no determiner or modifier
+    before it, spelled as a verb's lemma, and followed by a further verb conjunct (its own or its
+    head's)."""
+    if tok.pos_ != "NOUN" or tok.dep_ != "conj" or tok.head.pos_ != "VERB" or tok.head.tag_ != "VB" \
+            or tok.tag_ != "NN" or any(c.dep_ in ("det", "poss", "amod", "compound", "nummod") and c.i < tok.i
+                                       for c in tok.children):
+        return False
+    if tok.lower_ not in _verb_lemmas():
+        return False
+    return any(c.dep_ == "conj" and c.pos_ == "VERB" and c.i > tok.i for c in (*tok.children, *tok.head.children))
 
 
 def _adjectival_passive(tok: "Token") -> bool:
