@@ -440,3 +440,10 @@ def test_a_past_participle_after_its_noun_labelled_a_modifier_is_a_reduced_relat
 def test_a_bare_verb_tagged_as_a_noun_in_a_coordination_of_verbs_is_a_verb():
     got = qas("The board has the power to appoint, review or dismiss any officer.")  # 'review' tagged NN
     assert any(p == "review" and a == "The board" for p, _, a in got), got
+
+
+def test_the_of_phrase_of_any_agent_noun_is_its_patient_but_not_of_a_noun_spelled_otherwise():
+    got = qas("The new leader of the city council has been elected.")
+    assert ("leader", "what did someone lead?", "the city council") in got, got
+    got = qas("The character of the old town has changed.")  # CatVar: character ~ characterize
+    assert not any(p == "character" for p, _, _ in got), got

@@ -250,7 +250,7 @@ def is_person(tok: "Token") -> bool:
     # verb is done to: 'employee', 'trainee', 'detainee' (not 'coffee', 'degree')
     if low.endswith("ee") and any(v in _verb_lemmas() for v in (low[:-2], low[:-1])):
         return True
-    return agent_noun_verb(tok) is not None or low in OCCUPATIONS
+    return agent_noun_verb(tok, spelled=False) is not None or low in OCCUPATIONS
 
 
 def _named_by_pronoun(name: "Token") -> bool:
@@ -1300,15 +1300,25 @@ def _possessor(pronoun: "Token") -> tuple["Token", tuple[int, int]] | None:
     return (subj, rng) if rng else None
 
 
-def agent_noun_verb(noun: "Token") -> str | None:
-    """The verb of an agent noun ('director' -> 'direct', 'dancer' -> 'dance'), or None."""
+def _agentive_spelling(noun: str, verb: str) -> bool:
+    """Whether the noun is spelled as the verb plus an agent suffix ('leader', 'supplier',
+    'executioner'), as opposed to a noun CatVar relates to a longer verb ('character' ~
+    characterize, 'center' ~ centralize), whose -er is no agent suffix."""
+    return deverbal._shared_prefix(noun, verb) >= len(verb) - 1 and len(noun) - len(verb) <= 4
+
+
+def agent_noun_verb(noun: "Token", *, spelled: bool = True) -> str | None:
+    """The verb of an agent noun ('director' -> 'direct', 'dancer' -> 'dance'), or None. With
+    ``spelled`` (for asking the verb) the noun must be spelled as the verb plus a suffix; without
+    (for telling people from things) any CatVar verb will do ('coroner' ~ coronate is still a
+    person)."""
     low = noun.lemma_.lower()
     if noun.pos_ != "NOUN" or not low.endswith(("er", "or")) or len(low) < 5 or low in NOT_PEOPLE_ER \
             or low in OCCUPATIONS:
         return None
     listed = _catvar_verb(low)
-    if listed is not None and listed != low:
-        return listed  # CatVar: 'leader' -> lead, 'director' -> direct
+    if listed is not None and listed != low and (not spelled or _agentive_spelling(low, listed)):
+        return listed  # CatVar: 'leader' -> lead, 'director' -> direct; not 'character' -> characterize
     verbs = _verb_lemmas()
     stem = low[:-2]
     for cand in (stem, stem + "e", stem[:-1] if len(stem) > 3 and stem[-1] == stem[-2] else None):
@@ -1409,7 +1419,7 @@ def agent_role_qas(noun: "Token", doc) -> list[ParsedQA]:
     elif noun.dep_ == "appos" and is_person(noun.head) and noun.head.i < noun.i:
         who = (noun.head, _phrase(noun.head, drop=("appos", "relcl", "acl")))
     if who is None or who[1] is None:
-        return []
+        return _agent_noun_patient(noun, verb, doc)  # 'The new leader of the council': what did someone lead?
     text, at = _text(doc, who[1])
     return [ParsedQA(noun.text, "nominal", f"who {vf.past(verb)} something?", text, noun.idx, at, "subject"),
             *_agent_noun_patient(noun, verb, doc)]
