@@ -447,3 +447,10 @@ def test_the_of_phrase_of_any_agent_noun_is_its_patient_but_not_of_a_noun_spelle
     assert ("leader", "what did someone lead?", "the city council") in got, got
     got = qas("The character of the old town has changed.")  # CatVar: character ~ characterize
     assert not any(p == "character" for p, _, _ in got), got
+
+
+def test_a_plural_nominalization_placed_by_a_place_name_is_an_event():
+    got = qas("Officials have released new figures about the Madrid explosions.")
+    assert ("explosions", "where did something explode?", "Madrid") in got, got
+    got = qas("The company cut its emissions.")  # plural nominalizations otherwise name things
+    assert not any(p == "emissions" for p, _, _ in got), got

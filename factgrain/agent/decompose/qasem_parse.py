@@ -1226,8 +1226,14 @@ def noun_verb(noun: "Token") -> str | None:
     if verb is None or is_person(noun):
         return None
     if _derived(noun, verb):
-        return verb if noun.tag_ != "NNS" else None
+        return verb if noun.tag_ != "NNS" or _plural_event(noun) else None
     return verb if verb in (low, lemma) and suffix_free_event(noun) else None
+
+
+def _plural_event(noun: "Token") -> bool:
+    """A plural nominalization that still names events: the object of a light verb ('made
+    appearances in ...') or one placed by a place name before it ('the Tianjin explosions')."""
+    return any(c.dep_ == "compound" and c.i < noun.i and c.ent_type_ in ("GPE", "LOC") for c in noun.children)
 
 
 def _derived(noun: "Token", verb: str | None = None) -> bool:
@@ -1369,10 +1375,11 @@ def nominal_qas(noun: "Token", doc) -> list[ParsedQA]:
                 _derived(noun) or c.i == getattr(_compound_patient(noun), "i", -1)):
             wh = entity_wh(c)
             rng = _edges(list(c.subtree))
-            if intransitive:
+            if c.ent_type_ in ("GPE", "LOC"):  # 'the Tianjin explosions': where did something explode?
+                add(f"where did something {verb}?" if intransitive else f"where was something {vf.participle(verb)}?",
+                    c, rng, "adjunct")
+            elif intransitive:
                 add(f"{wh} {vf.past(verb)}?", c, rng, "subject")
-            elif c.ent_type_ in ("GPE", "LOC"):
-                add(f"where was something {vf.participle(verb)}?", c, rng, "adjunct")
             else:
                 add(f"{wh} was {vf.participle(verb)}?", c, rng, "object")
         elif c.dep_ == "prep" and c.i > noun.i and c.lower_ in NOMINAL_PREPS and prep_wh(c, noun) not in ("when", "where"):
