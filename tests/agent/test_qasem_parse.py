@@ -454,3 +454,10 @@ def test_a_plural_nominalization_placed_by_a_place_name_is_an_event():
     assert ("explosions", "where did something explode?", "Madrid") in got, got
     got = qas("The company cut its emissions.")  # plural nominalizations otherwise name things
     assert not any(p == "emissions" for p, _, _ in got), got
+
+
+def test_a_main_clause_copula_whose_complement_is_a_phrase_is_a_copular_predicate():
+    got = qas("Her best role was as a nurse in the drama Casualty.")
+    assert ("was", "what was as a nurse in the drama Casualty?", "Her best role") in got, got
+    got = qas("Helmets are optional unless riders are on public roads.")
+    assert not any(p == "are" and a == "riders" for p, _, a in got), got

@@ -1100,6 +1100,8 @@ def _complements(be: "Token") -> list["Token"]:
     """The copula's complements: 'a friend of Plutarch, a philosopher, historian and essayist'
     gives one per coordinated or apposed description."""
     first = [c for c in be.children if c.dep_ in ("attr", "acomp") and c.i > be.i]
+    if not first and (prep := _prep_complement(be)) is not None:
+        return [prep]  # 'Her first marriage was to Ardeshir Zahedi'
     out: list["Token"] = []
     for c in first:
         for x in [c, *(x for x in c.conjuncts if x.i > c.i)]:
@@ -1159,8 +1161,8 @@ def copular_qas(be: "Token", doc) -> list[ParsedQA]:
     # a place or time on the copula itself ('was unanimous in 2019'); one on the complement is
     # already in the question ('a host in Cleveland'), and asking it again only repeats it
     for c in be.children:
-        if c.dep_ != "prep":
-            continue
+        if c.dep_ != "prep" or first.dep_ == "prep":
+            continue  # a copula whose complement is a phrase: its other phrases describe that one
         w = prep_wh(c, be)
         if w in (None, "how"):
             continue
@@ -1616,10 +1618,27 @@ def _adjectival_passive(tok: "Token") -> bool:
 
 def _is_copula(tok: "Token") -> bool:
     """'be' with a complement, unless the complement is a participle ('is dynamically typed':
-    the participle is the predicate)."""
+    the participle is the predicate), or with a prepositional phrase right after it as its
+    complement ('Her first role was as Joe Kelly')."""
     comps = [c for c in tok.children if c.dep_ in ("attr", "acomp")]
-    return tok.lemma_ == "be" and tok.dep_ not in ("aux", "auxpass") and bool(comps) and not all(
-        c.tag_ == "VBN" and c.pos_ == "VERB" for c in comps)
+    if tok.lemma_ != "be" or tok.dep_ in ("aux", "auxpass"):
+        return False
+    if not comps:
+        return _prep_complement(tok) is not None
+    return not all(c.tag_ == "VBN" and c.pos_ == "VERB" for c in comps)
+
+
+def _prep_complement(be: "Token") -> "Token | None":
+    """The prepositional phrase that is the whole complement of a main-clause copula with a
+    subject of its own: the first word after 'be' ('was to Ardeshir Zahedi', 'has been on the air
+    since 1978'); not in a subordinate clause ('unless they are on public roads')."""
+    if be.dep_ not in ("ROOT", "conj") or any(c.dep_ in ("attr", "acomp", "expl") for c in be.children) or not any(
+            c.dep_ in ("nsubj", "nsubjpass") and c.i < be.i for c in be.children):
+        return None
+    nxt = be.doc[be.i + 1] if be.i + 1 < len(be.doc) else None
+    if nxt is None or nxt.dep_ != "prep" or nxt.head.i != be.i or not any(c.dep_ == "pobj" for c in nxt.children):
+        return None
+    return nxt
 
 
 def _hyphenated(verb: "Token") -> tuple[str, int]:
