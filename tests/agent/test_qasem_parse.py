@@ -461,3 +461,10 @@ def test_a_main_clause_copula_whose_complement_is_a_phrase_is_a_copular_predicat
     assert ("was", "what was as a nurse in the drama Casualty?", "Her best role") in got, got
     got = qas("Helmets are optional unless riders are on public roads.")
     assert not any(p == "are" and a == "riders" for p, _, a in got), got
+
+
+def test_an_ing_word_opening_a_bare_noun_phrase_is_asked_about_its_noun():
+    got = qas("Some argue that banning smoking would improve public health.")
+    assert ("banning", "what is banned?", "smoking") in got, got
+    got = qas("The rising prices worried the shoppers.")  # a determiner before it: a plain modifier
+    assert not any(p == "rising" for p, _, _ in got), got

@@ -1512,11 +1512,23 @@ def _activity_qas(verb: "Token", noun: "Token", doc) -> list[ParsedQA]:
     return out
 
 
+def _ing_modifier_qas(verb: "Token", noun: "Token", doc) -> list[ParsedQA]:
+    """An -ing word opening a bare noun phrase ('banning smoking would ...', 'rising prices'):
+    either a gerund with its object or a participle on its noun; both ways the noun is what the
+    verb is about (what is banned? -> smoking; what is rising? -> prices)."""
+    if any(c.dep_ in ("det", "poss", "nummod") or (c.i < verb.i and c.dep_ != "punct") for c in noun.children) \
+            or noun.dep_ == "compound":
+        return []
+    lemma = verb.lemma_.lower()
+    q = f"what is {verb.lower_}?" if lemma in INTRANSITIVE else f"what is {vf.participle(lemma)}?"
+    return [ParsedQA(verb.text, "verbal", q, noun.text, verb.idx, noun.idx, "object")]
+
+
 def participle_qas(verb: "Token", doc) -> list[ParsedQA]:
     """An adjectival past participle ('a controlled explosion'): what was controlled? -> explosion."""
     noun = verb.head
     if verb.tag_ == "VBG" and noun.pos_ == "NOUN" and noun.i > verb.i:
-        return _activity_qas(verb, noun, doc)
+        return _activity_qas(verb, noun, doc) or _ing_modifier_qas(verb, noun, doc)
     if verb.tag_ != "VBN" or noun.pos_ not in ("NOUN", "PROPN") or noun.i < verb.i:
         return []
     comps = [c for c in noun.children if c.dep_ == "compound" and verb.i < c.i < noun.i]
