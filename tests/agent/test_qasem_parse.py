@@ -468,3 +468,10 @@ def test_an_ing_word_opening_a_bare_noun_phrase_is_asked_about_its_noun():
     assert ("banning", "what is banned?", "smoking") in got, got
     got = qas("The rising prices worried the shoppers.")  # a determiner before it: a plain modifier
     assert not any(p == "rising" for p, _, _ in got), got
+
+
+def test_an_event_noun_subject_of_a_reporting_verb_is_asked_about_the_clause():
+    got = qas("Tests confirmed that the water was safe.")
+    assert ("Tests", "what was tested?", "the water was safe") in got, got
+    got = qas("The tests were expensive.")  # no reported clause: no event
+    assert not any(p == "tests" for p, _, _ in got), got

@@ -1278,7 +1278,18 @@ def suffix_free_event(noun: "Token") -> bool:
     often than events (on dev, with the NOT_EVENTS list emptied to mimic unseen words, possessor-
     only nouns were almost all spurious predicates)."""
     return any(c.dep_ == "prep" and (c.lower_ == "of" or c.lower_ == "for" and c.i > noun.i) for c in noun.children) \
-        or _light_verb(noun) is not None or _compound_patient(noun) is not None
+        or _light_verb(noun) is not None or _compound_patient(noun) is not None or _reported_clause(noun) is not None
+
+
+def _reported_clause(noun: "Token") -> "Token | None":
+    """The clause an event noun's verb reports when the noun is its subject ('Studies have shown
+    that electric cars are cleaner', 'Surveys suggest that ...'): what the study found is what
+    was studied, as QANom asks it."""
+    head = noun.head
+    if noun.dep_ != "nsubj" or head.pos_ != "VERB" or any(c.dep_ in ("det", "poss") for c in noun.children):
+        return None
+    return next((c for c in head.children if c.dep_ == "ccomp" and c.i > head.i
+                 and any(m.dep_ == "mark" and m.lower_ == "that" for m in c.children)), None)
 
 
 def _compound_patient(noun: "Token") -> "Token | None":
@@ -1398,6 +1409,10 @@ def nominal_qas(noun: "Token", doc) -> list[ParsedQA]:
             if w in ("when", "where", "why"):
                 add(f"{w} was something {vf.participle(verb)}?" if not intransitive else f"{w} did something {verb}?",
                     c, _edges(list(c.subtree)), "adjunct")
+    if not out and (clause := _reported_clause(noun)) is not None and not intransitive:
+        # 'Studies have shown that X': what was studied? -> X (without the 'that')
+        body = [t for t in clause.subtree if t.dep_ != "mark" or t.head != clause]
+        add(f"what was {vf.participle(verb)}?", clause, _edges(body), "object")
     if not out and _derived(noun) and noun.lower_.endswith("ing") and (up := _gerund_clause_verb(noun)) is not None:
         subj = _subject_of(up)  # 'Besides painting, Lorna writes ...': who painted? -> Lorna
         if subj is not None and subj[1] is not None:
