@@ -475,3 +475,10 @@ def test_an_event_noun_subject_of_a_reporting_verb_is_asked_about_the_clause():
     assert ("Tests", "what was tested?", "the water was safe") in got, got
     got = qas("The tests were expensive.")  # no reported clause: no event
     assert not any(p == "tests" for p, _, _ in got), got
+
+
+def test_a_second_imperative_read_as_a_noun_compound_is_a_verb():
+    got = qas("Wash the carrots and peel potatoes for the soup.")  # 'peel' tagged NN compound
+    assert ("peel", "what should someone peel?", "potatoes") in got, got
+    got = qas("Buy bread and milk.")
+    assert [p for p, _, _ in got] == ["Buy"], got

@@ -1643,6 +1643,28 @@ def _adjectival_passive(tok: "Token") -> bool:
         and any(c.dep_ == "nsubjpass" for c in tok.children)
 
 
+def _imperative_read_as_compound(tok: "Token", doc) -> ParsedQA | None:
+    """A second imperative the tagger read as a noun compound ('Unfold the paper and cut slits
+    around it': 'cut slits' parsed as a noun phrase coordinated with 'the paper'): right after
+    'and' / 'or', spelled as a verb's lemma, before a bare noun that is a conjunct of an
+    imperative verb's object. Asked as that verb: what should someone cut? -> slits."""
+    noun = tok.head
+    if tok.dep_ != "compound" or tok.tag_ != "NN" or noun.i != tok.i + 1 or noun.dep_ != "conj" \
+            or tok.i == 0 or doc[tok.i - 1].dep_ != "cc" or doc[tok.i - 1].lower_ not in ("and", "or"):
+        return None
+    first = noun.head
+    while first.dep_ == "conj" and first.head.pos_ == "NOUN":
+        first = first.head
+    if first.dep_ != "dobj" or not _imperative(first.head) or tok.lower_ not in _verb_lemmas() \
+            or any(c.dep_ in ("det", "poss", "amod", "nummod") for c in noun.children):
+        return None
+    rng = _edges([t for t in noun.subtree if t.i > tok.i])
+    if rng is None:
+        return None
+    text, at = _text(doc, rng)
+    return ParsedQA(tok.text, "verbal", f"what should someone {tok.lower_}?", text, tok.idx, at, "object")
+
+
 def _is_copula(tok: "Token") -> bool:
     """'be' with a complement, unless the complement is a participle ('is dynamically typed':
     the participle is the predicate), or with a prepositional phrase right after it as its
@@ -1734,6 +1756,8 @@ def read_qas(text: str) -> list[ParsedQA]:
             for q, a in verbal_questions(tok, args):
                 ans, at = _text(doc, a.rng)
                 out.append(ParsedQA(p_text, "verbal", q, ans, p_at, at, a.role))
+        elif tok.pos_ == "NOUN" and (verb_qa := _imperative_read_as_compound(tok, doc)) is not None:
+            out.append(verb_qa)
         elif tok.pos_ == "NOUN":
             out.extend(title_qas(tok, doc) or nominal_qas(tok, doc) or agent_role_qas(tok, doc))
         elif tok.dep_ == "amod" and tok.pos_ == "VERB":
