@@ -482,3 +482,11 @@ def test_a_second_imperative_read_as_a_noun_compound_is_a_verb():
     assert ("peel", "what should someone peel?", "potatoes") in got, got
     got = qas("Buy bread and milk.")
     assert [p for p, _, _ in got] == ["Buy"], got
+
+
+def test_an_infinitive_completing_an_event_noun_is_its_object_and_not_done_by_it():
+    got = qas("Campaigners have criticised a decision to close the library.")
+    assert ("decision", "what was decided?", "to close the library") in got, got
+    assert not any(p == "close" and a == "a decision" for p, _, a in got), got
+    got = qas("Doctors prescribed a drug to treat the infection.")  # 'drug' is no event
+    assert not any(p == "drug" for p, _, _ in got), got

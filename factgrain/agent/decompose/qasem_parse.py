@@ -516,6 +516,9 @@ def _subject_of(verb: "Token", depth: int = 0) -> tuple["Token", tuple[int, int]
             # 'has the power to institute', 'took steps to reduce': the one who has the power
             # acts, not the power
             return _subject_of(holder, depth + 1)
+        if dep == "acl" and any(c.dep_ == "aux" and c.lower_ == "to" for c in verb.children) and head.pos_ == "NOUN" \
+                and noun_verb(head) is not None:
+            return None  # 'a decision to close the library', 'plans to build homes': not done by the plan
         return head, _phrase(head, drop=(dep,))
     if dep == "conj" and head.pos_ in ("VERB", "AUX"):
         before = verb.doc[verb.i - 1] if verb.i > 0 else None
@@ -1281,6 +1284,14 @@ def suffix_free_event(noun: "Token") -> bool:
         or _light_verb(noun) is not None or _compound_patient(noun) is not None or _reported_clause(noun) is not None
 
 
+def _noun_infinitive(noun: "Token") -> "Token | None":
+    """An infinitive that completes an event noun ('a decision to close the library', 'his refusal
+    to resign'): what was decided? -> to close the library. It does not make a noun spelled like its
+    verb an event ('a drug to treat ...', 'a reason to worry')."""
+    return next((c for c in noun.children if c.dep_ == "acl" and c.i > noun.i and c.tag_ == "VB"
+                 and any(a.dep_ == "aux" and a.lower_ == "to" for a in c.children)), None)
+
+
 def _reported_clause(noun: "Token") -> "Token | None":
     """The clause an event noun's verb reports when the noun is its subject ('Studies have shown
     that electric cars are cleaner', 'Surveys suggest that ...'): what the study found is what
@@ -1409,6 +1420,8 @@ def nominal_qas(noun: "Token", doc) -> list[ParsedQA]:
             if w in ("when", "where", "why"):
                 add(f"{w} was something {vf.participle(verb)}?" if not intransitive else f"{w} did something {verb}?",
                     c, _edges(list(c.subtree)), "adjunct")
+    if (inf := _noun_infinitive(noun)) is not None and not intransitive:
+        add(f"what was {vf.participle(verb)}?", inf, _edges(list(inf.subtree)), "object")
     if not out and (clause := _reported_clause(noun)) is not None and not intransitive:
         # 'Studies have shown that X': what was studied? -> X (without the 'that')
         body = [t for t in clause.subtree if t.dep_ != "mark" or t.head != clause]
