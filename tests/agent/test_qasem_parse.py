@@ -490,3 +490,10 @@ def test_an_infinitive_completing_an_event_noun_is_its_object_and_not_done_by_it
     assert not any(p == "close" and a == "a decision" for p, _, a in got), got
     got = qas("Doctors prescribed a drug to treat the infection.")  # 'drug' is no event
     assert not any(p == "drug" for p, _, _ in got), got
+
+
+def test_an_ing_participle_read_as_a_preposition_is_asked_as_its_verb():
+    got = qas("A teenager has been charged following a stabbing in Glasgow.")
+    assert any(p == "following" and q == "what does something follow?" for p, q, _ in got), got
+    got = qas("He slept during the film.")  # 'during' is no participle
+    assert not any(p == "during" for p, _, _ in got), got

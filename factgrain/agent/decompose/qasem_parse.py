@@ -1606,6 +1606,34 @@ def preposition_verb_qas(tok: "Token", doc) -> list[ParsedQA]:
     return out
 
 
+def _participle_preposition(tok: "Token") -> str | None:
+    """The verb of an -ing participle the parser reads as a preposition ('charged following a
+    stabbing', 'vary depending on the season'), or None ('during' is no verb's participle)."""
+    low = tok.lower_
+    if tok.dep_ != "prep" or not low.endswith("ing") or len(low) < 6:
+        return None
+    stem = low[:-3]
+    verbs = _verb_lemmas()
+    return next((v for v in (stem, stem + "e", stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else None)
+                 if v and v in verbs), None)
+
+
+def participle_preposition_qas(tok: "Token", verb: str, doc) -> list[ParsedQA]:
+    """'following a stabbing' -> what does something follow? -> a stabbing; 'depending on the
+    season' -> what does something depend on? -> the season."""
+    prep = "" if any(c.dep_ == "pobj" for c in tok.children) else next(
+        (c.lower_ for c in tok.children if c.dep_ == "prep" and c.i == tok.i + 1), None)
+    if prep is None:
+        return []
+    pobj = next((c for c in tok.subtree if c.dep_ == "pobj" and c.head.i in (tok.i, tok.i + 1)), None)
+    rng = _phrase(pobj) if pobj is not None else None
+    if rng is None:
+        return []
+    t, at = _text(doc, rng)
+    q = f"{entity_wh(pobj)} does something {verb}{' ' + prep if prep else ''}?"
+    return [ParsedQA(tok.text, "verbal", q, t, tok.idx, at, "object")]
+
+
 def _opens_clause(tok: "Token") -> bool:
     """Whether only bullets, numbers or punctuation come before ``tok`` in its sentence."""
     return all(t.is_punct or t.like_num or t.is_space or not t.text.isalnum() for t in tok.doc[tok.sent.start:tok.i])
@@ -1765,6 +1793,9 @@ def read_qas(text: str) -> list[ParsedQA]:
             out.extend(copular_qas(tok, doc))
         elif _is_predicate_verb(tok):
             args = _split_name_lists(verbal_args(tok))
+            if not args and (lemma := _participle_preposition(tok)) is not None:
+                out.extend(participle_preposition_qas(tok, lemma, doc))  # 'charged following a stabbing'
+                continue
             p_text, p_at = _hyphenated(tok)
             for q, a in verbal_questions(tok, args):
                 ans, at = _text(doc, a.rng)
@@ -1777,6 +1808,8 @@ def read_qas(text: str) -> list[ParsedQA]:
             out.extend(participle_qas(tok, doc))
         elif tok.lower_ in PREPOSITION_VERBS and tok.dep_ == "prep":
             out.extend(preposition_verb_qas(tok, doc))
+        elif (lemma := _participle_preposition(tok)) is not None:
+            out.extend(participle_preposition_qas(tok, lemma, doc))
     # read the words back from the original text (the parse saw markup and verb prefixes as blanks)
     res = []
     for q in out:
