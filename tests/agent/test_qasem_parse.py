@@ -409,3 +409,91 @@ def test_an_extraposed_clause_is_not_repeated_in_the_question_and_easy_keeps_no_
     assert ("is", "what is likely?", "to rain tomorrow") in got, got
     got = qas("It is easy to see why people love it.")
     assert not any(p == "see" and a == "It" for p, _, a in got), got  # nobody called 'It' sees
+
+
+def test_a_bare_gerund_after_a_preposition_takes_the_clause_subject():
+    got = qas("Besides painting, Lorna writes short stories.")
+    assert any(p == "painting" and q.startswith("who painted") and a == "Lorna" for p, q, a in got), got
+    got = qas("After years of hard work, she found comfort in gardening.")
+    assert any(p == "gardening" and a == "she" for p, _, a in got), got
+
+
+def test_a_possessed_gerund_modifier_is_done_by_its_owner_and_at_its_verbs_time():
+    got = qas("Besides her acting work, Lorna writes short stories.")
+    assert ("acting", "who acted?", "Lorna") in got, got
+    got = qas("Her acting career lasted from 1990 to 2004.")
+    assert ("acting", "when did someone act?", "from 1990 to 2004") in got, got
+
+
+def test_a_participle_tagged_as_an_adjective_with_a_passive_parse_is_a_passive_verb():
+    got = qas('The coach says the fans will be " frustrated " if the club moves.')
+    assert ("frustrated", "who will be frustrated?", "the fans") in got, got
+    assert ("frustrated", "why will someone be frustrated?", "if the club moves") in got, got
+
+
+def test_a_past_participle_after_its_noun_labelled_a_modifier_is_a_reduced_relative():
+    got = qas("Workers aged 60 or over can retire early.")
+    assert ("aged", "who was aged?", "Workers") in got, got
+    assert ("retire", "who can retire?", "Workers aged 60 or over") in got, got
+
+
+def test_a_bare_verb_tagged_as_a_noun_in_a_coordination_of_verbs_is_a_verb():
+    got = qas("The board has the power to appoint, review or dismiss any officer.")  # 'review' tagged NN
+    assert any(p == "review" and a == "The board" for p, _, a in got), got
+
+
+def test_the_of_phrase_of_any_agent_noun_is_its_patient_but_not_of_a_noun_spelled_otherwise():
+    got = qas("The new leader of the city council has been elected.")
+    assert ("leader", "what did someone lead?", "the city council") in got, got
+    got = qas("The character of the old town has changed.")  # CatVar: character ~ characterize
+    assert not any(p == "character" for p, _, _ in got), got
+
+
+def test_a_plural_nominalization_placed_by_a_place_name_is_an_event():
+    got = qas("Officials have released new figures about the Madrid explosions.")
+    assert ("explosions", "where did something explode?", "Madrid") in got, got
+    got = qas("The company cut its emissions.")  # plural nominalizations otherwise name things
+    assert not any(p == "emissions" for p, _, _ in got), got
+
+
+def test_a_main_clause_copula_whose_complement_is_a_phrase_is_a_copular_predicate():
+    got = qas("Her best role was as a nurse in the drama Casualty.")
+    assert ("was", "what was as a nurse in the drama Casualty?", "Her best role") in got, got
+    got = qas("Helmets are optional unless riders are on public roads.")
+    assert not any(p == "are" and a == "riders" for p, _, a in got), got
+
+
+def test_an_ing_word_opening_a_bare_noun_phrase_is_asked_about_its_noun():
+    got = qas("Some argue that banning smoking would improve public health.")
+    assert ("banning", "what is banned?", "smoking") in got, got
+    got = qas("The rising prices worried the shoppers.")  # a determiner before it: a plain modifier
+    assert not any(p == "rising" for p, _, _ in got), got
+
+
+def test_an_event_noun_subject_of_a_reporting_verb_is_asked_about_the_clause():
+    got = qas("Tests confirmed that the water was safe.")
+    assert ("Tests", "what was tested?", "the water was safe") in got, got
+    got = qas("The tests were expensive.")  # no reported clause: no event
+    assert not any(p == "tests" for p, _, _ in got), got
+
+
+def test_a_second_imperative_read_as_a_noun_compound_is_a_verb():
+    got = qas("Wash the carrots and peel potatoes for the soup.")  # 'peel' tagged NN compound
+    assert ("peel", "what should someone peel?", "potatoes") in got, got
+    got = qas("Buy bread and milk.")
+    assert [p for p, _, _ in got] == ["Buy"], got
+
+
+def test_an_infinitive_completing_an_event_noun_is_its_object_and_not_done_by_it():
+    got = qas("Campaigners have criticised a decision to close the library.")
+    assert ("decision", "what was decided?", "to close the library") in got, got
+    assert not any(p == "close" and a == "a decision" for p, _, a in got), got
+    got = qas("Doctors prescribed a drug to treat the infection.")  # 'drug' is no event
+    assert not any(p == "drug" for p, _, _ in got), got
+
+
+def test_an_ing_participle_read_as_a_preposition_is_asked_as_its_verb():
+    got = qas("A teenager has been charged following a stabbing in Glasgow.")
+    assert any(p == "following" and q == "what does something follow?" for p, q, _ in got), got
+    got = qas("He slept during the film.")  # 'during' is no participle
+    assert not any(p == "during" for p, _, _ in got), got

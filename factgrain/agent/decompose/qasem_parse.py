@@ -250,7 +250,7 @@ def is_person(tok: "Token") -> bool:
     # verb is done to: 'employee', 'trainee', 'detainee' (not 'coffee', 'degree')
     if low.endswith("ee") and any(v in _verb_lemmas() for v in (low[:-2], low[:-1])):
         return True
-    return agent_noun_verb(tok) is not None or low in OCCUPATIONS
+    return agent_noun_verb(tok, spelled=False) is not None or low in OCCUPATIONS
 
 
 def _named_by_pronoun(name: "Token") -> bool:
@@ -380,6 +380,9 @@ def _group(verb: "Token") -> VerbGroup:
     """The auxiliaries and voice of ``verb``, inherited from the verb it is coordinated with
     when it has none of its own ('has been opened and adjourned')."""
     aux = [c for c in verb.children if c.dep_ in ("aux", "auxpass") and c.i < verb.i and c.lower_ != "to"]
+    if verb.pos_ == "ADJ":  # an adjectival passive whose parse hangs 'will' on 'be': 'will be " frustrated "'
+        aux = sorted(aux + [x for a in aux for x in a.children if x.dep_ == "aux" and x.lower_ != "to"],
+                     key=lambda t: t.i)
     passive = any(c.dep_ in ("auxpass", "nsubjpass", "csubjpass") for c in verb.children)
     negated = any(c.dep_ == "neg" for c in verb.children)
     if not aux and verb.dep_ == "conj" and verb.head.pos_ in ("VERB", "AUX") and verb.tag_ == verb.head.tag_ \
@@ -390,7 +393,8 @@ def _group(verb: "Token") -> VerbGroup:
         be = verb.head  # 'Python is dynamically typed': a passive whose auxiliary is the copula
         head_aux = [c.lower_ for c in be.children if c.dep_ == "aux" and c.i < be.i and c.lower_ != "to"]
         return VerbGroup(verb, head_aux + [be.lower_], True, negated)
-    if not aux and verb.tag_ == "VBN" and verb.dep_ in ("acl", "relcl") and not any(c.dep_ in SUBJ for c in verb.children):
+    if not aux and verb.tag_ == "VBN" and (verb.dep_ in ("acl", "relcl") or _postnominal_participle(verb)) \
+            and not any(c.dep_ in SUBJ for c in verb.children):
         passive = True  # 'a man kidnapped by militants'
     if any(c.dep_ == "aux" and c.lower_ == "to" for c in verb.children):
         aux = [a for a in aux if a.lower_ not in ("be", "have")]  # 'for it to be erected': was erected
@@ -498,6 +502,8 @@ def _subject_of(verb: "Token", depth: int = 0) -> tuple["Token", tuple[int, int]
             rng = _phrase(c)
             return (c, rng) if rng else None
     dep, head = verb.dep_, verb.head
+    if _postnominal_participle(verb):
+        return head, _edges([t for t in head.subtree if t.i < verb.i])  # 'Adults aged 18': the adults
     if dep in ("relcl", "acl") and head.pos_ in ("NOUN", "PROPN", "PRON", "NUM"):
         if any(c.dep_ in OBJ and c.lower_ in _REL_PRONOUNS for c in verb.children):
             return None  # 'the book that he wrote': the head noun is the object, not the subject
@@ -510,6 +516,9 @@ def _subject_of(verb: "Token", depth: int = 0) -> tuple["Token", tuple[int, int]
             # 'has the power to institute', 'took steps to reduce': the one who has the power
             # acts, not the power
             return _subject_of(holder, depth + 1)
+        if dep == "acl" and any(c.dep_ == "aux" and c.lower_ == "to" for c in verb.children) and head.pos_ == "NOUN" \
+                and noun_verb(head) is not None:
+            return None  # 'a decision to close the library', 'plans to build homes': not done by the plan
         return head, _phrase(head, drop=(dep,))
     if dep == "conj" and head.pos_ in ("VERB", "AUX"):
         before = verb.doc[verb.i - 1] if verb.i > 0 else None
@@ -541,7 +550,26 @@ def _subject_of(verb: "Token", depth: int = 0) -> tuple["Token", tuple[int, int]
         return _subject_of(head, depth + 1)
     if dep == "pcomp" and head.head.pos_ in ("VERB", "AUX"):
         return _subject_of(head.head, depth + 1)
+    if dep == "pobj" and verb.tag_ == "VBG":
+        up = _gerund_clause_verb(verb)
+        if up is not None:
+            return _subject_of(up, depth + 1)
     return None
+
+
+def _gerund_clause_verb(gerund: "Token") -> "Token | None":
+    """The verb whose subject does a bare gerund after a preposition ('found solace in acting';
+    'In addition to acting, he ...', 'Besides painting, she ...'): the verb the preposition
+    hangs on, or the verb of a complex preposition ('in addition to', 'in spite of': a bare noun
+    between two prepositions). None for a gerund with a determiner or possessor of its own, or
+    after a noun's preposition ('the cost of living')."""
+    prep = gerund.head
+    if gerund.dep_ != "pobj" or prep.pos_ not in ("ADP", "SCONJ") or any(c.dep_ in ("det", "poss") for c in gerund.children):
+        return None
+    up = prep.head
+    if up.pos_ == "NOUN" and up.dep_ == "pobj" and not any(c.dep_ in ("det", "poss", "amod") for c in up.children):
+        up = up.head.head if up.head.pos_ in ("ADP", "SCONJ") else up
+    return up if up.pos_ in ("VERB", "AUX") else None
 
 
 # Adjectives with which 'it ... to do' keeps a real 'it' ('it is easy to use': the thing is easy).
@@ -1075,6 +1103,8 @@ def _complements(be: "Token") -> list["Token"]:
     """The copula's complements: 'a friend of Plutarch, a philosopher, historian and essayist'
     gives one per coordinated or apposed description."""
     first = [c for c in be.children if c.dep_ in ("attr", "acomp") and c.i > be.i]
+    if not first and (prep := _prep_complement(be)) is not None:
+        return [prep]  # 'Her first marriage was to Ardeshir Zahedi'
     out: list["Token"] = []
     for c in first:
         for x in [c, *(x for x in c.conjuncts if x.i > c.i)]:
@@ -1134,8 +1164,8 @@ def copular_qas(be: "Token", doc) -> list[ParsedQA]:
     # a place or time on the copula itself ('was unanimous in 2019'); one on the complement is
     # already in the question ('a host in Cleveland'), and asking it again only repeats it
     for c in be.children:
-        if c.dep_ != "prep":
-            continue
+        if c.dep_ != "prep" or first.dep_ == "prep":
+            continue  # a copula whose complement is a phrase: its other phrases describe that one
         w = prep_wh(c, be)
         if w in (None, "how"):
             continue
@@ -1201,8 +1231,14 @@ def noun_verb(noun: "Token") -> str | None:
     if verb is None or is_person(noun):
         return None
     if _derived(noun, verb):
-        return verb if noun.tag_ != "NNS" else None
+        return verb if noun.tag_ != "NNS" or _plural_event(noun) else None
     return verb if verb in (low, lemma) and suffix_free_event(noun) else None
+
+
+def _plural_event(noun: "Token") -> bool:
+    """A plural nominalization that still names events: the object of a light verb ('made
+    appearances in ...') or one placed by a place name before it ('the Tianjin explosions')."""
+    return any(c.dep_ == "compound" and c.i < noun.i and c.ent_type_ in ("GPE", "LOC") for c in noun.children)
 
 
 def _derived(noun: "Token", verb: str | None = None) -> bool:
@@ -1245,7 +1281,26 @@ def suffix_free_event(noun: "Token") -> bool:
     often than events (on dev, with the NOT_EVENTS list emptied to mimic unseen words, possessor-
     only nouns were almost all spurious predicates)."""
     return any(c.dep_ == "prep" and (c.lower_ == "of" or c.lower_ == "for" and c.i > noun.i) for c in noun.children) \
-        or _light_verb(noun) is not None or _compound_patient(noun) is not None
+        or _light_verb(noun) is not None or _compound_patient(noun) is not None or _reported_clause(noun) is not None
+
+
+def _noun_infinitive(noun: "Token") -> "Token | None":
+    """An infinitive that completes an event noun ('a decision to close the library', 'his refusal
+    to resign'): what was decided? -> to close the library. It does not make a noun spelled like its
+    verb an event ('a drug to treat ...', 'a reason to worry')."""
+    return next((c for c in noun.children if c.dep_ == "acl" and c.i > noun.i and c.tag_ == "VB"
+                 and any(a.dep_ == "aux" and a.lower_ == "to" for a in c.children)), None)
+
+
+def _reported_clause(noun: "Token") -> "Token | None":
+    """The clause an event noun's verb reports when the noun is its subject ('Studies have shown
+    that electric cars are cleaner', 'Surveys suggest that ...'): what the study found is what
+    was studied, as QANom asks it."""
+    head = noun.head
+    if noun.dep_ != "nsubj" or head.pos_ != "VERB" or any(c.dep_ in ("det", "poss") for c in noun.children):
+        return None
+    return next((c for c in head.children if c.dep_ == "ccomp" and c.i > head.i
+                 and any(m.dep_ == "mark" and m.lower_ == "that" for m in c.children)), None)
 
 
 def _compound_patient(noun: "Token") -> "Token | None":
@@ -1260,7 +1315,11 @@ def _possessor(pronoun: "Token") -> tuple["Token", tuple[int, int]] | None:
     if pronoun.lower_ not in ("his", "her", "their"):
         return None
     root = pronoun.sent.root
-    subj = next((c for c in root.children if c.dep_ in ("nsubj", "nsubjpass") and c.i < pronoun.i), None)
+    # the subject before the pronoun, or after it when the pronoun is in a phrase fronted before the
+    # subject ('In addition to his work, Wenham ...')
+    subj = next((c for c in root.children if c.dep_ in ("nsubj", "nsubjpass") and (c.i < pronoun.i or any(
+        p.dep_ == "prep" and p.head.i == root.i and p.i < pronoun.i < c.i and p.right_edge.i < c.i
+        for p in [pronoun, *pronoun.ancestors]))), None)
     if subj is not None and subj.pos_ == "PRON":
         # 'He made his debut': the subject pronoun that agrees with the possessive
         agrees = {"his": "he", "her": "she", "their": "they"}[pronoun.lower_] == subj.lower_
@@ -1271,15 +1330,25 @@ def _possessor(pronoun: "Token") -> tuple["Token", tuple[int, int]] | None:
     return (subj, rng) if rng else None
 
 
-def agent_noun_verb(noun: "Token") -> str | None:
-    """The verb of an agent noun ('director' -> 'direct', 'dancer' -> 'dance'), or None."""
+def _agentive_spelling(noun: str, verb: str) -> bool:
+    """Whether the noun is spelled as the verb plus an agent suffix ('leader', 'supplier',
+    'executioner'), as opposed to a noun CatVar relates to a longer verb ('character' ~
+    characterize, 'center' ~ centralize), whose -er is no agent suffix."""
+    return deverbal._shared_prefix(noun, verb) >= len(verb) - 1 and len(noun) - len(verb) <= 4
+
+
+def agent_noun_verb(noun: "Token", *, spelled: bool = True) -> str | None:
+    """The verb of an agent noun ('director' -> 'direct', 'dancer' -> 'dance'), or None. With
+    ``spelled`` (for asking the verb) the noun must be spelled as the verb plus a suffix; without
+    (for telling people from things) any CatVar verb will do ('coroner' ~ coronate is still a
+    person)."""
     low = noun.lemma_.lower()
     if noun.pos_ != "NOUN" or not low.endswith(("er", "or")) or len(low) < 5 or low in NOT_PEOPLE_ER \
             or low in OCCUPATIONS:
         return None
     listed = _catvar_verb(low)
-    if listed is not None and listed != low:
-        return listed  # CatVar: 'leader' -> lead, 'director' -> direct
+    if listed is not None and listed != low and (not spelled or _agentive_spelling(low, listed)):
+        return listed  # CatVar: 'leader' -> lead, 'director' -> direct; not 'character' -> characterize
     verbs = _verb_lemmas()
     stem = low[:-2]
     for cand in (stem, stem + "e", stem[:-1] if len(stem) > 3 and stem[-1] == stem[-2] else None):
@@ -1330,10 +1399,11 @@ def nominal_qas(noun: "Token", doc) -> list[ParsedQA]:
                 _derived(noun) or c.i == getattr(_compound_patient(noun), "i", -1)):
             wh = entity_wh(c)
             rng = _edges(list(c.subtree))
-            if intransitive:
+            if c.ent_type_ in ("GPE", "LOC"):  # 'the Tianjin explosions': where did something explode?
+                add(f"where did something {verb}?" if intransitive else f"where was something {vf.participle(verb)}?",
+                    c, rng, "adjunct")
+            elif intransitive:
                 add(f"{wh} {vf.past(verb)}?", c, rng, "subject")
-            elif c.ent_type_ in ("GPE", "LOC"):
-                add(f"where was something {vf.participle(verb)}?", c, rng, "adjunct")
             else:
                 add(f"{wh} was {vf.participle(verb)}?", c, rng, "object")
         elif c.dep_ == "prep" and c.i > noun.i and c.lower_ in NOMINAL_PREPS and prep_wh(c, noun) not in ("when", "where"):
@@ -1350,6 +1420,18 @@ def nominal_qas(noun: "Token", doc) -> list[ParsedQA]:
             if w in ("when", "where", "why"):
                 add(f"{w} was something {vf.participle(verb)}?" if not intransitive else f"{w} did something {verb}?",
                     c, _edges(list(c.subtree)), "adjunct")
+    if (inf := _noun_infinitive(noun)) is not None and not intransitive:
+        add(f"what was {vf.participle(verb)}?", inf, _edges(list(inf.subtree)), "object")
+    if not out and (clause := _reported_clause(noun)) is not None and not intransitive:
+        # 'Studies have shown that X': what was studied? -> X (without the 'that')
+        body = [t for t in clause.subtree if t.dep_ != "mark" or t.head != clause]
+        add(f"what was {vf.participle(verb)}?", clause, _edges(body), "object")
+    if not out and _derived(noun) and noun.lower_.endswith("ing") and (up := _gerund_clause_verb(noun)) is not None:
+        subj = _subject_of(up)  # 'Besides painting, Lorna writes ...': who painted? -> Lorna
+        if subj is not None and subj[1] is not None:
+            wh = entity_wh(subj[0], acting=True)
+            add(f"{wh} {vf.past(verb)}?" if intransitive else f"{wh} {vf.past(verb)} something?", subj[0], subj[1],
+                "subject")
     if not out and _derived(noun) and noun.dep_ in ("nsubj", "nsubjpass", "dobj") and noun.head.pos_ in ("VERB", "AUX"):
         # 'A controlled explosion has been carried out at Cardiff University': an event noun with
         # no argument of its own happened where and when the verb it is the subject or object of did
@@ -1374,7 +1456,7 @@ def agent_role_qas(noun: "Token", doc) -> list[ParsedQA]:
     elif noun.dep_ == "appos" and is_person(noun.head) and noun.head.i < noun.i:
         who = (noun.head, _phrase(noun.head, drop=("appos", "relcl", "acl")))
     if who is None or who[1] is None:
-        return []
+        return _agent_noun_patient(noun, verb, doc)  # 'The new leader of the council': what did someone lead?
     text, at = _text(doc, who[1])
     return [ParsedQA(noun.text, "nominal", f"who {vf.past(verb)} something?", text, noun.idx, at, "subject"),
             *_agent_noun_patient(noun, verb, doc)]
@@ -1425,25 +1507,56 @@ def title_qas(title: "Token", doc) -> list[ParsedQA]:
 def _activity_qas(verb: "Token", noun: "Token", doc) -> list[ParsedQA]:
     """'Wenham started his acting career in the late 1980s': who acted? -> Wenham, when did
     someone act? -> in the late 1980s. Only for a possessed noun ('his acting career'), whose
-    owner is the one doing it, when the noun is the object of a verb that has a subject."""
+    owner is the one doing it. A gerund the tagger reads as a noun compound ('their training
+    ground') is not read here: it mostly names a kind of thing (on dev it added 2 pairs, neither
+    in the gold)."""
+    lemma = verb.lemma_.lower()
     poss = next((c for c in noun.children if c.dep_ == "poss"), None)
     governor = noun.head
-    if poss is None or noun.dep_ != "dobj" or governor.pos_ != "VERB":
+    if poss is None:
         return []
+    if noun.dep_ != "dobj" or governor.pos_ != "VERB":
+        # 'In addition to his acting work, W ...': the owner acts; 'His acting career spanned
+        # from 1978 to 2003': and when the noun is its verb's subject, that verb's time and place
+        out = []
+        owner = _possessor(poss) if poss.pos_ == "PRON" else (poss, _phrase(poss, drop=("case",)))
+        if owner is not None and owner[1] is not None:
+            text, at = _text(doc, owner[1])
+            out.append(ParsedQA(verb.text, "verbal", f"{entity_wh(owner[0], acting=True)} {vf.past(lemma)}?",
+                                text, verb.idx, at, "subject"))
+        if noun.dep_ in ("nsubj", "nsubjpass") and governor.pos_ == "VERB":
+            for a in verbal_args(governor):
+                if a.role == "adjunct" and a.wh in ("when", "where"):
+                    text, at = _text(doc, a.rng)
+                    out.append(ParsedQA(verb.text, "verbal", f"{a.wh} did someone {lemma}?", text,
+                                        verb.idx, at, a.role))
+        return out
     out = []
     for a in verbal_args(governor):
         if a.role == "subject" or (a.role == "adjunct" and a.wh in ("when", "where")):
             text, at = _text(doc, a.rng)
-            q = f"{a.wh} {vf.past(verb.lemma_)}?" if a.role == "subject" else f"{a.wh} did someone {verb.lemma_.lower()}?"
+            q = f"{a.wh} {vf.past(lemma)}?" if a.role == "subject" else f"{a.wh} did someone {lemma}?"
             out.append(ParsedQA(verb.text, "verbal", q, text, verb.idx, at, a.role))
     return out
+
+
+def _ing_modifier_qas(verb: "Token", noun: "Token", doc) -> list[ParsedQA]:
+    """An -ing word opening a bare noun phrase ('banning smoking would ...', 'rising prices'):
+    either a gerund with its object or a participle on its noun; both ways the noun is what the
+    verb is about (what is banned? -> smoking; what is rising? -> prices)."""
+    if any(c.dep_ in ("det", "poss", "nummod") or (c.i < verb.i and c.dep_ != "punct") for c in noun.children) \
+            or noun.dep_ == "compound":
+        return []
+    lemma = verb.lemma_.lower()
+    q = f"what is {verb.lower_}?" if lemma in INTRANSITIVE else f"what is {vf.participle(lemma)}?"
+    return [ParsedQA(verb.text, "verbal", q, noun.text, verb.idx, noun.idx, "object")]
 
 
 def participle_qas(verb: "Token", doc) -> list[ParsedQA]:
     """An adjectival past participle ('a controlled explosion'): what was controlled? -> explosion."""
     noun = verb.head
     if verb.tag_ == "VBG" and noun.pos_ == "NOUN" and noun.i > verb.i:
-        return _activity_qas(verb, noun, doc)
+        return _activity_qas(verb, noun, doc) or _ing_modifier_qas(verb, noun, doc)
     if verb.tag_ != "VBN" or noun.pos_ not in ("NOUN", "PROPN") or noun.i < verb.i:
         return []
     comps = [c for c in noun.children if c.dep_ == "compound" and verb.i < c.i < noun.i]
@@ -1493,6 +1606,34 @@ def preposition_verb_qas(tok: "Token", doc) -> list[ParsedQA]:
     return out
 
 
+def _participle_preposition(tok: "Token") -> str | None:
+    """The verb of an -ing participle the parser reads as a preposition ('charged following a
+    stabbing', 'vary depending on the season'), or None ('during' is no verb's participle)."""
+    low = tok.lower_
+    if tok.dep_ != "prep" or not low.endswith("ing") or len(low) < 6:
+        return None
+    stem = low[:-3]
+    verbs = _verb_lemmas()
+    return next((v for v in (stem, stem + "e", stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else None)
+                 if v and v in verbs), None)
+
+
+def participle_preposition_qas(tok: "Token", verb: str, doc) -> list[ParsedQA]:
+    """'following a stabbing' -> what does something follow? -> a stabbing; 'depending on the
+    season' -> what does something depend on? -> the season."""
+    prep = "" if any(c.dep_ == "pobj" for c in tok.children) else next(
+        (c.lower_ for c in tok.children if c.dep_ == "prep" and c.i == tok.i + 1), None)
+    if prep is None:
+        return []
+    pobj = next((c for c in tok.subtree if c.dep_ == "pobj" and c.head.i in (tok.i, tok.i + 1)), None)
+    rng = _phrase(pobj) if pobj is not None else None
+    if rng is None:
+        return []
+    t, at = _text(doc, rng)
+    q = f"{entity_wh(pobj)} does something {verb}{' ' + prep if prep else ''}?"
+    return [ParsedQA(tok.text, "verbal", q, t, tok.idx, at, "object")]
+
+
 def _opens_clause(tok: "Token") -> bool:
     """Whether only bullets, numbers or punctuation come before ``tok`` in its sentence."""
     return all(t.is_punct or t.like_num or t.is_space or not t.text.isalnum() for t in tok.doc[tok.sent.start:tok.i])
@@ -1504,9 +1645,10 @@ def _is_predicate_verb(tok: "Token") -> bool:
     if tok.i + 1 < len(tok.doc) and tok.doc[tok.i + 1].text == "-" and len(tok.text) <= 3:
         return False  # a prefix split off by the tokenizer ('co-founded')
     if tok.pos_ not in ("VERB",) and not (tok.pos_ == "AUX" and tok.dep_ in ("ROOT", "conj", "ccomp", "xcomp",
-                                                                          "advcl", "relcl") and tok.lemma_ != "be"):
+                                                                          "advcl", "relcl") and tok.lemma_ != "be") \
+            and not _adjectival_passive(tok) and not _verb_read_as_noun(tok):
         return False
-    if tok.dep_ in _SKIP_VERB_DEPS:
+    if tok.dep_ in _SKIP_VERB_DEPS and not _postnominal_participle(tok):
         return False
     if tok.ent_type_ in ("PERSON", "ORG", "WORK_OF_ART", "GPE", "FAC", "EVENT", "LOC", "PRODUCT") \
             and tok.text[:1].isupper() and not _opens_clause(tok):
@@ -1514,12 +1656,79 @@ def _is_predicate_verb(tok: "Token") -> bool:
     return tok.lemma_.lower() not in ("be",) and tok.lower_ not in PREPOSITION_VERBS
 
 
+def _postnominal_participle(tok: "Token") -> bool:
+    """A past participle after its noun that the parser labelled a modifier ('Adults aged 18 and
+    older'): a reduced relative clause, read as a passive verb like one labelled ``acl``."""
+    return tok.dep_ == "amod" and tok.tag_ == "VBN" and tok.pos_ == "VERB" and tok.head.i < tok.i \
+        and tok.head.pos_ in ("NOUN", "PROPN")
+
+
+def _verb_read_as_noun(tok: "Token") -> bool:
+    """A bare verb the tagger took for a noun in a coordination of verbs ('to institute, conduct or
+    discontinue any proceedings'): a conjunct of a base-form verb, with no determiner or modifier
+    before it, spelled as a verb's lemma, and followed by a further verb conjunct (its own or its
+    head's)."""
+    if tok.pos_ != "NOUN" or tok.dep_ != "conj" or tok.head.pos_ != "VERB" or tok.head.tag_ != "VB" \
+            or tok.tag_ != "NN" or any(c.dep_ in ("det", "poss", "amod", "compound", "nummod") and c.i < tok.i
+                                       for c in tok.children):
+        return False
+    if tok.lower_ not in _verb_lemmas():
+        return False
+    return any(c.dep_ == "conj" and c.pos_ == "VERB" and c.i > tok.i for c in (*tok.children, *tok.head.children))
+
+
+def _adjectival_passive(tok: "Token") -> bool:
+    """A participle the tagger took for an adjective although the parser gave it a passive subject
+    and auxiliary ('Wales will be " frustrated " if ...'): a passive verb."""
+    return tok.pos_ == "ADJ" and tok.lower_.endswith(("ed", "en")) and any(c.dep_ == "auxpass" for c in tok.children) \
+        and any(c.dep_ == "nsubjpass" for c in tok.children)
+
+
+def _imperative_read_as_compound(tok: "Token", doc) -> ParsedQA | None:
+    """A second imperative the tagger read as a noun compound ('Unfold the paper and cut slits
+    around it': 'cut slits' parsed as a noun phrase coordinated with 'the paper'): right after
+    'and' / 'or', spelled as a verb's lemma, before a bare noun that is a conjunct of an
+    imperative verb's object. Asked as that verb: what should someone cut? -> slits."""
+    noun = tok.head
+    if tok.dep_ != "compound" or tok.tag_ != "NN" or noun.i != tok.i + 1 or noun.dep_ != "conj" \
+            or tok.i == 0 or doc[tok.i - 1].dep_ != "cc" or doc[tok.i - 1].lower_ not in ("and", "or"):
+        return None
+    first = noun.head
+    while first.dep_ == "conj" and first.head.pos_ == "NOUN":
+        first = first.head
+    if first.dep_ != "dobj" or not _imperative(first.head) or tok.lower_ not in _verb_lemmas() \
+            or any(c.dep_ in ("det", "poss", "amod", "nummod") for c in noun.children):
+        return None
+    rng = _edges([t for t in noun.subtree if t.i > tok.i])
+    if rng is None:
+        return None
+    text, at = _text(doc, rng)
+    return ParsedQA(tok.text, "verbal", f"what should someone {tok.lower_}?", text, tok.idx, at, "object")
+
+
 def _is_copula(tok: "Token") -> bool:
     """'be' with a complement, unless the complement is a participle ('is dynamically typed':
-    the participle is the predicate)."""
+    the participle is the predicate), or with a prepositional phrase right after it as its
+    complement ('Her first role was as Joe Kelly')."""
     comps = [c for c in tok.children if c.dep_ in ("attr", "acomp")]
-    return tok.lemma_ == "be" and tok.dep_ not in ("aux", "auxpass") and bool(comps) and not all(
-        c.tag_ == "VBN" and c.pos_ == "VERB" for c in comps)
+    if tok.lemma_ != "be" or tok.dep_ in ("aux", "auxpass"):
+        return False
+    if not comps:
+        return _prep_complement(tok) is not None
+    return not all(c.tag_ == "VBN" and c.pos_ == "VERB" for c in comps)
+
+
+def _prep_complement(be: "Token") -> "Token | None":
+    """The prepositional phrase that is the whole complement of a main-clause copula with a
+    subject of its own: the first word after 'be' ('was to Ardeshir Zahedi', 'has been on the air
+    since 1978'); not in a subordinate clause ('unless they are on public roads')."""
+    if be.dep_ not in ("ROOT", "conj") or any(c.dep_ in ("attr", "acomp", "expl") for c in be.children) or not any(
+            c.dep_ in ("nsubj", "nsubjpass") and c.i < be.i for c in be.children):
+        return None
+    nxt = be.doc[be.i + 1] if be.i + 1 < len(be.doc) else None
+    if nxt is None or nxt.dep_ != "prep" or nxt.head.i != be.i or not any(c.dep_ == "pobj" for c in nxt.children):
+        return None
+    return nxt
 
 
 def _hyphenated(verb: "Token") -> tuple[str, int]:
@@ -1584,16 +1793,23 @@ def read_qas(text: str) -> list[ParsedQA]:
             out.extend(copular_qas(tok, doc))
         elif _is_predicate_verb(tok):
             args = _split_name_lists(verbal_args(tok))
+            if not args and (lemma := _participle_preposition(tok)) is not None:
+                out.extend(participle_preposition_qas(tok, lemma, doc))  # 'charged following a stabbing'
+                continue
             p_text, p_at = _hyphenated(tok)
             for q, a in verbal_questions(tok, args):
                 ans, at = _text(doc, a.rng)
                 out.append(ParsedQA(p_text, "verbal", q, ans, p_at, at, a.role))
+        elif tok.pos_ == "NOUN" and (verb_qa := _imperative_read_as_compound(tok, doc)) is not None:
+            out.append(verb_qa)
         elif tok.pos_ == "NOUN":
             out.extend(title_qas(tok, doc) or nominal_qas(tok, doc) or agent_role_qas(tok, doc))
         elif tok.dep_ == "amod" and tok.pos_ == "VERB":
             out.extend(participle_qas(tok, doc))
         elif tok.lower_ in PREPOSITION_VERBS and tok.dep_ == "prep":
             out.extend(preposition_verb_qas(tok, doc))
+        elif (lemma := _participle_preposition(tok)) is not None:
+            out.extend(participle_preposition_qas(tok, lemma, doc))
     # read the words back from the original text (the parse saw markup and verb prefixes as blanks)
     res = []
     for q in out:
