@@ -497,3 +497,20 @@ def test_an_ing_participle_read_as_a_preposition_is_asked_as_its_verb():
     assert any(p == "following" and q == "what does something follow?" for p, q, _ in got), got
     got = qas("He slept during the film.")  # 'during' is no participle
     assert not any(p == "during" for p, _, _ in got), got
+
+
+@pytest.mark.parametrize("sentence,copula", [
+    ("Critics argue that the new tax is unfair.", "is"),          # reported clause
+    ("While it is true that rents are high, wages grew.", "is"),   # adverbial clause
+    ("They chose a plan that has been successful elsewhere.", "been"),  # relative clause
+    ("The old bridge should be safer, and the council repaired it.", "be"),  # under a modal
+])
+def test_a_hedged_or_embedded_copula_is_no_predicate(sentence, copula):
+    got = read_qas(sentence)
+    assert got and not any(q.predicate_type == "copular" and q.predicate == copula for q in got), got
+
+
+def test_a_hedged_copula_alone_in_its_sentence_is_still_asked():
+    # no sentence goes unchecked: with no other pair the copula's pairs stay
+    assert ("be", "what should be safer in big cities?", "Cycling") in qas("Cycling should be safer in big cities.")
+    assert ("was", "what was unanimous?", "The vote") in qas("The vote was unanimous.")
