@@ -514,3 +514,18 @@ def test_a_hedged_copula_alone_in_its_sentence_is_still_asked():
     # no sentence goes unchecked: with no other pair the copula's pairs stay
     assert ("be", "what should be safer in big cities?", "Cycling") in qas("Cycling should be safer in big cities.")
     assert ("was", "what was unanimous?", "The vote") in qas("The vote was unanimous.")
+
+
+def test_an_answer_ends_before_a_quotation_mark_inside_it():
+    got = qas('Police say they detained two men after " selling forged tickets " outside the stadium.')
+    assert not any('"' in a[1:] for _, _, a in got), got
+    got = qas('The coach says he is proud of the team after feeling " frustrated " by the defeat.')
+    assert ("says", "what does someone say?", "he is proud of the team after feeling") in got, got
+
+
+def test_an_answer_cut_at_a_quotation_mark_to_a_function_word_or_a_determiner_is_dropped():
+    got = qas('The mayor says the city will " never forget " the flood.')
+    assert not any(p == "says" and q.startswith("what") for p, q, _ in got), got  # 'the city will' is no phrase
+    got = qas('She hosted the " Morning Show " on local radio.')
+    assert ("hosted", "who hosted something?", "She") in got
+    assert not any(p == "hosted" and a == "the" for p, _, a in got), got
