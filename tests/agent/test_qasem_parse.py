@@ -529,3 +529,13 @@ def test_an_answer_cut_at_a_quotation_mark_to_a_function_word_or_a_determiner_is
     got = qas('She hosted the " Morning Show " on local radio.')
     assert ("hosted", "who hosted something?", "She") in got
     assert not any(p == "hosted" and a == "the" for p, _, a in got), got
+
+
+def test_a_modifier_after_a_second_verb_and_its_object_is_that_verbs_alone():
+    got = qas("Wash the apples and dry them carefully.")
+    assert ("dry", "how should something dry something?", "carefully") in got
+    assert not any(p == "Wash" and a == "carefully" for p, _, a in got), got
+    # with no object in between the modifier still belongs to both verbs
+    got = qas("The bridge was closed and repaired in May.")
+    assert ("closed", "when was something closed?", "in May") in got
+    assert ("repaired", "when was something repaired?", "in May") in got
