@@ -504,6 +504,8 @@ def test_an_ing_participle_read_as_a_preposition_is_asked_as_its_verb():
     ("While it is true that rents are high, wages grew.", "is"),   # adverbial clause
     ("They chose a plan that has been successful elsewhere.", "been"),  # relative clause
     ("The old bridge should be safer, and the council repaired it.", "be"),  # under a modal
+    ("Trains are more reliable than buses, and many people use them.", "are"),  # a comparison
+    ("The north gate is best for visitors who arrive by car.", "is"),  # a superlative
 ])
 def test_a_hedged_or_embedded_copula_is_no_predicate(sentence, copula):
     got = read_qas(sentence)
