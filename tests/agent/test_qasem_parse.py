@@ -541,3 +541,11 @@ def test_a_modifier_after_a_second_verb_and_its_object_is_that_verbs_alone():
     got = qas("The bridge was closed and repaired in May.")
     assert ("closed", "when was something closed?", "in May") in got
     assert ("repaired", "when was something repaired?", "in May") in got
+
+
+def test_a_for_gerund_after_a_persons_object_is_done_by_that_person():
+    got = qas("Police arrested two men for selling fake tickets.")
+    assert ("selling", "who sold something?", "two men") in got, got
+    assert not any(p == "selling" and a == "Police" for p, _, a in got), got
+    # a thing as the object: the gerund is what it is for, done by the subject
+    assert ("cleaning", "who cleaned something?", "She") in qas("She used the brush for cleaning the floor.")

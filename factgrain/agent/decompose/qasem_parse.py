@@ -549,12 +549,26 @@ def _subject_of(verb: "Token", depth: int = 0) -> tuple["Token", tuple[int, int]
     if dep == "acomp" and head.lemma_ == "be":
         return _subject_of(head, depth + 1)
     if dep == "pcomp" and head.head.pos_ in ("VERB", "AUX"):
+        if head.lower_ == "for" and (obj := _for_gerund_doer(head)) is not None:
+            return obj, _phrase(obj)
         return _subject_of(head.head, depth + 1)
     if dep == "pobj" and verb.tag_ == "VBG":
         up = _gerund_clause_verb(verb)
         if up is not None:
             return _subject_of(up, depth + 1)
     return None
+
+
+def _for_gerund_doer(prep: "Token") -> "Token | None":
+    """'arrested several people for spreading rumours', 'fined the driver for speeding': the
+    person the verb acts on before a 'for' + gerund is the one who did it (the reason the verb
+    acts on them), not the verb's subject; a thing there is what the gerund is for ('used the
+    brush for cleaning')."""
+    verb = prep.head
+    obj = next((c for c in verb.children if c.dep_ == "dobj" and c.i < prep.i), None)
+    if obj is None or obj.lower_ in _REL_PRONOUNS or entity_wh(obj) != "who":
+        return None
+    return obj
 
 
 def _gerund_clause_verb(gerund: "Token") -> "Token | None":
