@@ -944,8 +944,10 @@ def verbal_args(verb: "Token") -> list[Arg]:
         for conj in verb.conjuncts:
             if conj.i > verb.i and not any(c.dep_ in SUBJ for c in conj.children) and conj.dep_ == "conj" \
                     and any(c.dep_ == "cc" for c in verb.children if verb.i < c.i < conj.i):
-                objs = [c.i for c in conj.children if c.dep_ in ("dobj", "dative") and c.i > conj.i]
-                for a in verbal_args(conj):
+                conj_args = verbal_args(conj)
+                objs = [a.rng[0] for a in conj_args if a.role in ("object", "prep-object", "complement", "clause")
+                        and a.rng[0] > conj.i]
+                for a in conj_args:
                     if a.role == "adjunct" and a.rng[0] > conj.i and not any(o < a.rng[0] for o in objs):
                         args.append(a)
     return args
