@@ -506,6 +506,7 @@ def test_an_ing_participle_read_as_a_preposition_is_asked_as_its_verb():
     ("The old bridge should be safer, and the council repaired it.", "be"),  # under a modal
     ("Trains are more reliable than buses, and many people use them.", "are"),  # a comparison
     ("The north gate is best for visitors who arrive by car.", "is"),  # a superlative
+    ("The new tax is unfair, and many shops closed.", "is"),  # a thing described by an adjective
 ])
 def test_a_hedged_or_embedded_copula_is_no_predicate(sentence, copula):
     got = read_qas(sentence)
@@ -516,6 +517,9 @@ def test_a_hedged_copula_alone_in_its_sentence_is_still_asked():
     # no sentence goes unchecked: with no other pair the copula's pairs stay
     assert ("be", "what should be safer in big cities?", "Cycling") in qas("Cycling should be safer in big cities.")
     assert ("was", "what was unanimous?", "The vote") in qas("The vote was unanimous.")
+    # a person described by an adjective stays a copular predicate
+    got = qas("The teacher was responsible for the trip, and the pupils walked home.")
+    assert ("was", "who was responsible for the trip?", "The teacher") in got, got
 
 
 def test_an_answer_ends_before_a_quotation_mark_inside_it():
