@@ -545,6 +545,10 @@ def test_a_modifier_after_a_second_verb_and_its_object_is_that_verbs_alone():
     got = qas("She visited Rome and returned with a new camera in 2010.")
     assert ("returned", "when did someone return?", "in 2010") in got
     assert not any(p == "visited" and a == "in 2010" for p, _, a in got), got
+    # nor with the first verb's own object before 'and'
+    got = qas("He read the letter and smiled warmly.")
+    assert ("smiled", "how did someone smile?", "warmly") in got
+    assert not any(p == "read" and a == "warmly" for p, _, a in got), got
     # with no object in between the modifier still belongs to both verbs
     got = qas("The bridge was closed and repaired in May.")
     assert ("closed", "when was something closed?", "in May") in got

@@ -942,7 +942,9 @@ def verbal_args(verb: "Token") -> list[Arg]:
         # 'has been opened and adjourned after ...': a modifier after the last of coordinated
         # verbs that share a subject belongs to each of them
         for conj in verb.conjuncts:
-            if conj.i > verb.i and not any(c.dep_ in SUBJ for c in conj.children) and conj.dep_ == "conj" \
+            own = any(a.role in ("object", "prep-object", "complement", "clause") and verb.i < a.rng[0] < conj.i
+                      for a in args)  # 'read the letter and smiled warmly': the first verb's own phrase
+            if conj.i > verb.i and not own and not any(c.dep_ in SUBJ for c in conj.children) and conj.dep_ == "conj" \
                     and any(c.dep_ == "cc" for c in verb.children if verb.i < c.i < conj.i):
                 conj_args = verbal_args(conj)
                 objs = [a.rng[0] for a in conj_args if a.role in ("object", "prep-object", "complement", "clause")
