@@ -497,3 +497,67 @@ def test_an_ing_participle_read_as_a_preposition_is_asked_as_its_verb():
     assert any(p == "following" and q == "what does something follow?" for p, q, _ in got), got
     got = qas("He slept during the film.")  # 'during' is no participle
     assert not any(p == "during" for p, _, _ in got), got
+
+
+@pytest.mark.parametrize("sentence,copula", [
+    ("Critics argue that the new tax is unfair.", "is"),          # reported clause
+    ("While it is true that rents are high, wages grew.", "is"),   # adverbial clause
+    ("They chose a plan that has been successful elsewhere.", "been"),  # relative clause
+    ("The old bridge should be safer, and the council repaired it.", "be"),  # under a modal
+    ("Trains are more reliable than buses, and many people use them.", "are"),  # a comparison
+    ("The north gate is best for visitors who arrive by car.", "is"),  # a superlative
+    ("The new tax is unfair, and many shops closed.", "is"),  # a thing described by an adjective
+])
+def test_a_hedged_or_embedded_copula_is_no_predicate(sentence, copula):
+    got = read_qas(sentence)
+    assert got and not any(q.predicate_type == "copular" and q.predicate == copula for q in got), got
+
+
+def test_a_hedged_copula_alone_in_its_sentence_is_still_asked():
+    # no sentence goes unchecked: with no other pair the copula's pairs stay
+    assert ("be", "what should be safer in big cities?", "Cycling") in qas("Cycling should be safer in big cities.")
+    assert ("was", "what was unanimous?", "The vote") in qas("The vote was unanimous.")
+    # a person described by an adjective stays a copular predicate
+    got = qas("The teacher was responsible for the trip, and the pupils walked home.")
+    assert ("was", "who was responsible for the trip?", "The teacher") in got, got
+
+
+def test_an_answer_ends_before_a_quotation_mark_inside_it():
+    got = qas('Police say they detained two men after " selling forged tickets " outside the stadium.')
+    assert not any('"' in a[1:] for _, _, a in got), got
+    got = qas('The coach says he is proud of the team after feeling " frustrated " by the defeat.')
+    assert ("says", "what does someone say?", "he is proud of the team after feeling") in got, got
+
+
+def test_an_answer_cut_at_a_quotation_mark_to_a_function_word_or_a_determiner_is_dropped():
+    got = qas('The mayor says the city will " never forget " the flood.')
+    assert not any(p == "says" and q.startswith("what") for p, q, _ in got), got  # 'the city will' is no phrase
+    got = qas('She hosted the " Morning Show " on local radio.')
+    assert ("hosted", "who hosted something?", "She") in got
+    assert not any(p == "hosted" and a == "the" for p, _, a in got), got
+
+
+def test_a_modifier_after_a_second_verb_and_its_object_is_that_verbs_alone():
+    got = qas("Wash the apples and dry them carefully.")
+    assert ("dry", "how should something dry something?", "carefully") in got
+    assert not any(p == "Wash" and a == "carefully" for p, _, a in got), got
+    # nor after its prepositional object
+    got = qas("She visited Rome and returned with a new camera in 2010.")
+    assert ("returned", "when did someone return?", "in 2010") in got
+    assert not any(p == "visited" and a == "in 2010" for p, _, a in got), got
+    # nor with the first verb's own object before 'and'
+    got = qas("He read the letter and smiled warmly.")
+    assert ("smiled", "how did someone smile?", "warmly") in got
+    assert not any(p == "read" and a == "warmly" for p, _, a in got), got
+    # with no object in between the modifier still belongs to both verbs
+    got = qas("The bridge was closed and repaired in May.")
+    assert ("closed", "when was something closed?", "in May") in got
+    assert ("repaired", "when was something repaired?", "in May") in got
+
+
+def test_a_for_gerund_after_a_persons_object_is_done_by_that_person():
+    got = qas("Police arrested two men for selling fake tickets.")
+    assert ("selling", "who sold something?", "two men") in got, got
+    assert not any(p == "selling" and a == "Police" for p, _, a in got), got
+    # a thing as the object: the gerund is what it is for, done by the subject
+    assert ("cleaning", "who cleaned something?", "She") in qas("She used the brush for cleaning the floor.")
