@@ -150,3 +150,27 @@ def test_copula_claim_words_are_only_read_for_a_copular_predicate():
     # the answer's own words are not counted as claim words
     f = structure("who is a painter?", "a painter", PAINTER_SENT, PAINTER_REF, "is")
     assert f["copula_claim_cov"] == 1.0
+
+
+# --- the same cases end to end: the offline reader's own copular units ----------------------------
+
+
+@pytest.mark.parametrize("reference", ["The council approved a budget of 4.2 million dollars.", BUDGET_REF])
+def test_a_wrong_amount_is_unsupported_end_to_end_whatever_the_reference_wording(reference):
+    import factgrain
+
+    # the reader asks "what was 5 million dollars? -> The budget": the amount is in the question, not the answer
+    report = factgrain.check("The budget was 5 million dollars.", reference, verifier="lexical", span_mode="parse")
+    assert report.results and all(r.status == "unsupported" for r in report.results), report.results
+    assert any((v.features or {}).get("qty_unit_clash") == 1.0 for v in report.verdicts)
+    right = factgrain.check("The budget was 4.2 million dollars.", reference, verifier="lexical", span_mode="parse")
+    assert right.results and all(r.status == "supported" for r in right.results), right.results
+
+
+def test_a_bounded_amount_does_not_clash_with_a_precise_one():
+    ref = "The charity paid the agency 2,146,000 pounds in housing benefit over three years."
+    f = structure("how much was someone paid?", "more than 2 million pounds", "The agency was paid more than 2 million pounds.",
+                  ref, "paid")
+    assert f["qty_clash"] == 1.0 and f["qty_unit_clash"] == 0.0  # "more than" bounds the value: no contradiction
+    exact = structure("how much was someone paid?", "3 million pounds", "The agency was paid 3 million pounds.", ref, "paid")
+    assert exact["qty_unit_clash"] == 1.0

@@ -39,7 +39,7 @@ STRUCTURE_FEATURES: tuple[str, ...] = (
     "generic_ans_typed",  # the answer is a generic noun ("a man") and the reference names an entity of its type
     "ans_doubted",  # the answer's best reference sentence denies or hedges it (or the predicate); the unit does not
     "qty_clash",  # the answer has a quantity whose value the reference never gives
-    "qty_unit_clash",  # ... and a related reference sentence gives another value of the same unit
+    "qty_unit_clash",  # ... stated exactly, and a related reference sentence gives another value of the same unit
     "vote_clash",  # "unanimous" against a split count in the reference ("7 to 2"), or a split count against "unanimous"
     "qty_agree",  # the answer's quantities are all in the reference with the same value
     "date_clash",  # the answer names a weekday / month; the reference names others of that kind but not it
@@ -155,6 +155,7 @@ class Quantity:
     value: float
     unit: str  # "$", "%", a noun lemma ("case", "vote"), or "" when none follows
     sent: int  # sentence index (reference) or -1
+    approx: bool = False  # bounded or approximate ("more than £2m", "about 40"): no exact value to clash with
 
 
 def _num_value(text: str) -> float | None:
@@ -191,9 +192,27 @@ def _quantities(tokens: "Iterable[Token]", sent_of) -> list[Quantity]:
                 unit = _UNIT_ALIASES.get(lemma, _UNIT_ALIASES.get(nxt.lower_, ""))
             elif nxt.pos_ == "NOUN" and nxt.lower_ not in _lf.STOPWORDS:
                 unit = lemma
-        out.append(Quantity(value=value, unit=unit, sent=sent_of(t)))
+        out.append(Quantity(value=value, unit=unit, sent=sent_of(t), approx=_approximate(t)))
         i = j
     return out
+
+
+_APPROX_ONE = frozenset({"about", "around", "approximately", "roughly", "nearly", "almost", "over", "under",
+                         "some", "circa", "c.", "up", "least", "most", "than", "estimated", "~"})
+
+
+def _approximate(t: "Token") -> bool:
+    """The number is bounded or approximate: 'more than', 'about', 'nearly', 'up to', 'at least' before it
+    (a currency sign between them is skipped)."""
+    i = t.i - 1
+    while i >= 0 and t.doc[i].lower_ in _UNIT_ALIASES and not t.doc[i].is_alpha:
+        i -= 1
+    if i < 0:
+        return False
+    w = t.doc[i].lower_
+    if w == "to":  # "up to 40"
+        return i > 0 and t.doc[i - 1].lower_ == "up"
+    return w in _APPROX_ONE
 
 
 def _tallies(text: str) -> list[tuple[float, float]]:
@@ -375,11 +394,18 @@ def read_unit(*, answer: str, question: str, sentence: str, predicate: str | Non
         claim = frozenset(_lf.content_tokens(question or "")) - frozenset(_lf.content_tokens(answer or ""))
     flags = _doubt_flags(sent_doc)
     ans_in_sent = ans.doc is sent_doc
+    quantities = _quantities(ans, lambda t: -1)
+    if not pred_keys:
+        # a copular unit's claim may be a quantity in its question ("what was 5 million dollars? -> The
+        # budget"): read it from the sentence's own tokens outside the answer that the question repeats
+        in_answer = {t.i for t in ans} if ans_in_sent else set()
+        asked = set(re.findall(r"[\w$£€%]+", (question or "").lower()))
+        quantities += _quantities((t for t in sent_doc if t.i not in in_answer and t.lower_ in asked), lambda t: -1)
     doubted = (ans_in_sent and any(flags[t.i] for t in ans)) or (pred_tok is not None and pred_tok.doc is sent_doc
                                                                  and flags[pred_tok.i])
     return UnitReading(
         ans_keys=ans_keys, head_keys=head_keys, generic_types=generic, pred_keys=pred_keys, context_keys=frozenset(context),
-        doubted=bool(doubted), quantities=_quantities(ans, lambda t: -1),
+        doubted=bool(doubted), quantities=quantities,
         unanimous=bool(_UNANIMOUS_RE.search(answer or "")), split_vote=bool(_tallies(answer or "")
                                                                            and any(b > 0 for _, b in _tallies(answer or ""))),
         date_words=frozenset(_date_words(ans)), claim_keys=claim,
@@ -467,6 +493,8 @@ def _structure(unit: UnitReading, ref: RefStructure) -> tuple[dict[str, float], 
     if missing:
         qty_clash = 1.0
         for q in missing:
+            if q.approx:  # "more than £2m" against "£2.1m": no clash to call
+                continue
             if any(r.sent in related and (r.unit == q.unit or not r.unit or not q.unit) for r in ref.quantities):
                 qty_unit_clash = 1.0
     vote_clash = float((unit.unanimous and any(ref.sent_split_vote) and not ref.unanimous)
