@@ -561,3 +561,17 @@ def test_a_for_gerund_after_a_persons_object_is_done_by_that_person():
     assert not any(p == "selling" and a == "Police" for p, _, a in got), got
     # a thing as the object: the gerund is what it is for, done by the subject
     assert ("cleaning", "who cleaned something?", "She") in qas("She used the brush for cleaning the floor.")
+
+
+def test_a_negated_verb_keeps_its_negation_in_the_question():
+    # without it "who did win something? -> Smith" would state the opposite of the sentence
+    got = qas("Smith did not win the election.")
+    assert ("win", "who didn't win something?", "Smith") in got, got
+    assert ("win", "what didn't someone win?", "the election") in got, got
+    got = qas("The bridge will not reopen until May.")
+    assert any(p == "reopen" and q == "what won't reopen?" for p, q, _ in got), got
+    got = qas("Smith never won the election.")
+    assert ("won", "who never won something?", "Smith") in got, got
+    got = qas("The letter was not signed by the mayor.")
+    assert ("signed", "who didn't sign something?", "the mayor") in got, got
+    assert all("n't" not in q and "never" not in q for _, q, _ in qas("Smith won the election.")), got

@@ -429,12 +429,34 @@ def _singular_aux(aux: list[str]) -> list[str]:
     return [_SINGULAR_AUX.get(aux[0], aux[0]), *aux[1:]] if aux else aux
 
 
+# A negated verb keeps its negation in the question, contracted as QA-SRL writes it ("who didn't win
+# something?", "what can't someone access?"): without it the unit would state the opposite of its sentence.
+_NEG_AUX = {"will": "won't", "can": "can't", "shall": "shan't", "am": "am not"}
+
+
+def _negation(g: VerbGroup) -> str:
+    """'never' when that is the verb's negation, 'not' for any other, '' when the verb is not negated."""
+    if not g.negated:
+        return ""
+    return "never" if any(c.dep_ == "neg" and c.lower_ == "never" for c in g.verb.children) else "not"
+
+
+def _negated_aux(aux: list[str], g: VerbGroup) -> list[str]:
+    if _negation(g) != "not" or not aux:
+        return aux
+    return [_NEG_AUX.get(aux[0], aux[0] + "n't"), *aux[1:]]
+
+
 def subject_form(g: VerbGroup) -> str:
     """The verb group as it reads after a wh-subject: 'has been opened', 'died', 'finished'."""
     v = g.verb
     word = v.lower_ + _particle(v)
+    if _negation(g) == "never":
+        word = "never " + word
+    elif _negation(g) == "not" and not g.aux:  # 'not' with no auxiliary: 'who does not know ...' reads 'doesn't know'
+        return ("doesn't " if v.tag_ in ("VBZ", "VBP") else "didn't ") + v.lemma_.lower() + _particle(v)
     if g.aux:
-        return " ".join(_singular_aux(g.aux) + [word])
+        return " ".join(_negated_aux(_singular_aux(g.aux), g) + [word])
     if g.passive:
         return f"was {v.lower_}{_particle(v)}"
     if v.tag_ == "VBP":
@@ -448,24 +470,30 @@ def inverted_form(g: VerbGroup, placeholder: str) -> str:
     """The verb group with the subject placeholder after its first auxiliary, as QA-SRL asks
     about a non-subject: 'did someone establish', 'has someone been released', 'will someone miss'."""
     v = g.verb
-    word = v.lower_ + _particle(v)
+    neg = _negation(g)
+    word = ("never " if neg == "never" else "") + v.lower_ + _particle(v)
     if g.aux:
-        aux = _singular_aux(g.aux)
+        aux = _negated_aux(_singular_aux(g.aux), g)
         return " ".join([aux[0], placeholder, *aux[1:], word])
-    base = v.lemma_.lower() + _particle(v)
+    base = ("never " if neg == "never" else "") + v.lemma_.lower() + _particle(v)
+    n_t = "n't" if neg == "not" else ""
     if g.passive:
-        return f"was {placeholder} {word}"
+        return f"was{n_t} {placeholder} {word}"
     if v.tag_ in ("VBZ", "VBP"):
-        return f"does {placeholder} {base}"
-    return f"did {placeholder} {base}"
+        return f"does{n_t} {placeholder} {base}"
+    return f"did{n_t} {placeholder} {base}"
 
 
 def agent_form(g: VerbGroup) -> str:
     """The active verb for a passive's agent question: 'who kidnapped someone?'."""
     modal = next((a for a in g.aux if a in ("will", "would", "can", "could", "may", "might", "must", "should", "shall")), None)
+    neg = _negation(g)
     if modal:
-        return f"{modal} {g.verb.lemma_.lower()}"
-    return vf.past(g.verb.lemma_)
+        head = _negated_aux([modal], g)[0] if neg == "not" else modal
+        return f"{head} {'never ' if neg == 'never' else ''}{g.verb.lemma_.lower()}"
+    if neg == "not":  # 'was not signed by the mayor': who didn't sign something?
+        return f"didn't {g.verb.lemma_.lower()}"
+    return ("never " if neg == "never" else "") + vf.past(g.verb.lemma_)
 
 
 # -- arguments ----------------------------------------------------------------------------------------
