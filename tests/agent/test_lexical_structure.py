@@ -174,3 +174,19 @@ def test_a_bounded_amount_does_not_clash_with_a_precise_one():
     assert f["qty_clash"] == 1.0 and f["qty_unit_clash"] == 0.0  # "more than" bounds the value: no contradiction
     exact = structure("how much was someone paid?", "3 million pounds", "The agency was paid 3 million pounds.", ref, "paid")
     assert exact["qty_unit_clash"] == 1.0
+
+
+@pytest.mark.parametrize("text, reference, expected", [
+    ("Smith did not win the election.", "Smith won the election by a wide margin.", "unsupported"),
+    ("Smith won the election.", "Smith did not win the election; Jones did.", "unsupported"),
+    ("Smith won the election.", "Smith won the election by a wide margin.", "supported"),
+    ("Smith did not win the election.", "Smith did not win the election; Jones did.", "supported"),
+])
+def test_the_opposite_polarity_in_the_reference_is_a_contradiction(text, reference, expected):
+    import factgrain
+
+    report = factgrain.check(text, reference, verifier="lexical", span_mode="parse")
+    win = [r for r in report.results if r.unit.predicate in ("win", "won")]
+    assert len(win) == 2 and all(r.status == expected for r in win), [(r.unit.question, r.status) for r in win]
+    clash = [(v.features or {}).get("polarity_clash") for r in win for v in r.verdicts]
+    assert clash == ([1.0, 1.0] if expected == "unsupported" else [0.0, 0.0])

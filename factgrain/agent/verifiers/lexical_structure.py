@@ -44,6 +44,7 @@ STRUCTURE_FEATURES: tuple[str, ...] = (
     "qty_agree",  # the answer's quantities are all in the reference with the same value
     "date_clash",  # the answer names a weekday / month; the reference names others of that kind but not it
     "copula_claim_cov",  # a copular unit's claim words (its question's, not the answer's) found in the reference
+    "polarity_clash",  # the reference relates predicate and answer only with the opposite polarity ("won" / "did not win")
 )
 
 from factgrain.agent.verifiers import lexical_tokens as _lf
@@ -328,6 +329,7 @@ class UnitReading:
     #: question words that carry a copular unit's claim (not the answer's words); empty when the predicate
     #: relates something by itself
     claim_keys: frozenset[str] = frozenset()
+    negated: bool = False  # the unit's predicate is negated in its sentence ("did not win", "never won")
 
 
 def _answer_tokens(answer: str, sentence_doc: "Doc") -> "Span | Doc":
@@ -409,7 +411,12 @@ def read_unit(*, answer: str, question: str, sentence: str, predicate: str | Non
         unanimous=bool(_UNANIMOUS_RE.search(answer or "")), split_vote=bool(_tallies(answer or "")
                                                                            and any(b > 0 for _, b in _tallies(answer or ""))),
         date_words=frozenset(_date_words(ans)), claim_keys=claim,
+        negated=pred_tok is not None and pred_tok.doc is sent_doc and _negated(pred_tok),
     )
+
+
+def _negated(tok: "Token") -> bool:
+    return any(c.dep_ == "neg" for c in tok.children)
 
 
 def _hit(keys: tuple[str, ...], pool: frozenset[str]) -> bool:
@@ -450,6 +457,7 @@ def _structure(unit: UnitReading, ref: RefStructure) -> tuple[dict[str, float], 
 
     # the predicate's lemma (or a derivation sharing its first five letters) related to the answer in one sentence
     linked_sents: set[int] = set()
+    same_polarity: set[int] = set()  # linked sentences where a linked predicate has the unit's polarity
     head_linked = 0.0
     if unit.pred_keys and n_ans:
         for i in range(len(ref.sent_keys)):
@@ -460,8 +468,11 @@ def _structure(unit: UnitReading, ref: RefStructure) -> tuple[dict[str, float], 
                 continue
             if sent_cov[i] > 0:
                 args = [ref.tokens[j] for j in toks if any(_hit(k, frozenset(ref.tok_keys[j])) for k in unit.ans_keys)]
-                if any(_tree_distance(a, p, 3) <= 3 for a in args for p in preds):
+                near = [p for p in preds if any(_tree_distance(a, p, 3) <= 3 for a in args)]
+                if near:
                     linked_sents.add(i)
+                    if any(_negated(p) == unit.negated for p in near):
+                        same_polarity.add(i)
                     if not head_linked and unit.head_keys:
                         heads = [ref.tokens[j] for j in toks if _hit(unit.head_keys, frozenset(ref.tok_keys[j]))]
                         head_linked = float(any(_tree_distance(a, p, 3) <= 3 for a in heads for p in preds))
@@ -524,4 +535,5 @@ def _structure(unit: UnitReading, ref: RefStructure) -> tuple[dict[str, float], 
         "date_clash": date_clash,
         "copula_claim_cov": (sum(k in ref.all_keys for k in unit.claim_keys) / len(unit.claim_keys)
                              if unit.claim_keys else 1.0),
+        "polarity_clash": float(bool(linked_sents) and not same_polarity),
     }, support
