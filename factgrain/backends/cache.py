@@ -56,6 +56,21 @@ def make_key(kind: str, identity: dict[str, Any], messages: Messages, params: di
     return hashlib.sha256(key_material(kind, identity, messages, params).encode("utf-8")).hexdigest()
 
 
+def _use_wal(con: sqlite3.Connection, attempts: int = 60) -> None:
+    """Switch the file to WAL (it stays so). The switch needs the file to itself and SQLite answers
+    'database is locked' at once, without its busy timeout, while another connection is opening it:
+    so it is made only when needed and retried with a growing pause."""
+    for attempt in range(attempts):
+        try:
+            if str(con.execute("PRAGMA journal_mode").fetchone()[0]).lower() != "wal":
+                con.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or attempt == attempts - 1:
+                raise
+            time.sleep(min(0.5, 0.01 * (attempt + 1)))
+
+
 class CallCache:
     """Key -> stored reply, in ``<dir>/calls.sqlite``. Safe to share between threads and processes."""
 
@@ -73,7 +88,7 @@ class CallCache:
         con = getattr(self._local, "con", None)
         if con is None:
             con = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
-            con.execute("PRAGMA journal_mode=WAL")
+            _use_wal(con)
             con.execute("PRAGMA synchronous=NORMAL")
             self._local.con = con
         return con
