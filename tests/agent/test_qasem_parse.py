@@ -575,3 +575,14 @@ def test_a_negated_verb_keeps_its_negation_in_the_question():
     got = qas("The letter was not signed by the mayor.")
     assert ("signed", "who didn't sign something?", "the mayor") in got, got
     assert all("n't" not in q and "never" not in q for _, q, _ in qas("Smith won the election.")), got
+
+
+def test_clitic_auxiliaries_are_written_out_and_negated_as_qa_srl_does():
+    assert any(q == "who is coming?" for _, q, _ in qas("He's coming to the party."))
+    assert any(q == "who isn't coming?" for _, q, _ in qas("He's not coming to the party."))
+    assert any(q == "who hasn't been seen?" for _, q, _ in qas("She's not been seen since Monday."))
+    assert any(q == "who has been elected?" for _, q, _ in qas("He's been elected twice."))
+    assert any(q == "who had left?" for _, q, _ in qas("She'd left before noon."))
+    assert any(q == "who isn't leaving something?" for _, q, _ in qas("I'm not leaving the city."))
+    got = qas("The court may not approve the deal.")  # no 'mayn't': the negation follows the placeholder
+    assert ("approve", "what may someone not approve?", "the deal") in got, got

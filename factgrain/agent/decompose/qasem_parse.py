@@ -376,6 +376,25 @@ class VerbGroup:
     negated: bool
 
 
+# A clitic auxiliary is written out in the question ('He's coming' -> who is coming?), as its lemma and
+# the verb form after it say; 'ca' / 'wo' are spaCy's halves of "can't" / "won't".
+_CLITIC = {("'s", "be"): "is", ("'s", "have"): "has", ("'m", "be"): "am", ("'re", "be"): "are",
+           ("'ve", "have"): "have", ("'ll", "will"): "will", ("'d", "would"): "would", ("'d", "have"): "had",
+           ("ca", "can"): "can", ("wo", "will"): "will"}
+
+
+def _aux_word(tok: "Token") -> str:
+    if tok.lower_ in ("'s", "'d"):  # before a past participle "'s" is has ('s been) and "'d" is had ('d left)
+        nxt = tok.doc[tok.i + 1] if tok.i + 1 < len(tok.doc) else None
+        while nxt is not None and nxt.dep_ == "neg" and nxt.i + 1 < len(tok.doc):
+            nxt = tok.doc[nxt.i + 1]
+        perfect = nxt is not None and (nxt.lower_ == "been" or (nxt.tag_ == "VBN" and tok.dep_ == "aux"))
+        if perfect:
+            return "has" if tok.lower_ == "'s" else "had"
+        return "is" if tok.lower_ == "'s" else "would"
+    return _CLITIC.get((tok.lower_, tok.lemma_.lower()), tok.lower_)
+
+
 def _group(verb: "Token") -> VerbGroup:
     """The auxiliaries and voice of ``verb``, inherited from the verb it is coordinated with
     when it has none of its own ('has been opened and adjourned')."""
@@ -391,8 +410,8 @@ def _group(verb: "Token") -> VerbGroup:
         return VerbGroup(verb, head.aux, passive or head.passive, negated)
     if verb.dep_ == "acomp" and verb.tag_ == "VBN" and verb.head.lemma_ == "be":
         be = verb.head  # 'Python is dynamically typed': a passive whose auxiliary is the copula
-        head_aux = [c.lower_ for c in be.children if c.dep_ == "aux" and c.i < be.i and c.lower_ != "to"]
-        return VerbGroup(verb, head_aux + [be.lower_], True, negated)
+        head_aux = [_aux_word(c) for c in be.children if c.dep_ == "aux" and c.i < be.i and c.lower_ != "to"]
+        return VerbGroup(verb, head_aux + [_aux_word(be)], True, negated)
     if not aux and verb.tag_ == "VBN" and (verb.dep_ in ("acl", "relcl") or _postnominal_participle(verb)) \
             and not any(c.dep_ in SUBJ for c in verb.children):
         passive = True  # 'a man kidnapped by militants'
@@ -400,7 +419,7 @@ def _group(verb: "Token") -> VerbGroup:
         aux = [a for a in aux if a.lower_ not in ("be", "have")]  # 'for it to be erected': was erected
     if _imperative(verb):
         return VerbGroup(verb, ["should"], passive, negated)  # 'Keep yourself busy': what should someone keep?
-    return VerbGroup(verb, [a.lower_ for a in aux], passive, negated)
+    return VerbGroup(verb, [_aux_word(a) for a in aux], passive, negated)
 
 
 def _imperative(verb: "Token") -> bool:
@@ -422,7 +441,7 @@ def _particle(verb: "Token") -> str:
 
 # QA-SRL's placeholders ('someone', 'something') are singular: a plural finite verb or auxiliary of
 # the sentence ('Leeds Rhinos say', 'they have arrested') takes its singular form in the question.
-_SINGULAR_AUX = {"have": "has", "'ve": "has", "do": "does", "are": "is", "'re": "is", "were": "was"}
+_SINGULAR_AUX = {"have": "has", "'ve": "has", "do": "does", "are": "is", "'re": "is", "were": "was", "am": "is"}
 
 
 def _singular_aux(aux: list[str]) -> list[str]:
@@ -431,7 +450,8 @@ def _singular_aux(aux: list[str]) -> list[str]:
 
 # A negated verb keeps its negation in the question, contracted as QA-SRL writes it ("who didn't win
 # something?", "what can't someone access?"): without it the unit would state the opposite of its sentence.
-_NEG_AUX = {"will": "won't", "can": "can't", "shall": "shan't", "am": "am not"}
+_NEG_AUX = {"will": "won't", "can": "can't", "shall": "shan't"}
+_UNCONTRACTED = frozenset({"may", "might"})  # no "mayn't": 'not' follows the placeholder (what may someone not approve?)
 
 
 def _negation(g: VerbGroup) -> str:
@@ -442,7 +462,7 @@ def _negation(g: VerbGroup) -> str:
 
 
 def _negated_aux(aux: list[str], g: VerbGroup) -> list[str]:
-    if _negation(g) != "not" or not aux:
+    if _negation(g) != "not" or not aux or aux[0] in _UNCONTRACTED:
         return aux
     return [_NEG_AUX.get(aux[0], aux[0] + "n't"), *aux[1:]]
 
@@ -456,7 +476,10 @@ def subject_form(g: VerbGroup) -> str:
     elif _negation(g) == "not" and not g.aux:  # 'not' with no auxiliary: 'who does not know ...' reads 'doesn't know'
         return ("doesn't " if v.tag_ in ("VBZ", "VBP") else "didn't ") + v.lemma_.lower() + _particle(v)
     if g.aux:
-        return " ".join(_negated_aux(_singular_aux(g.aux), g) + [word])
+        aux = _negated_aux(_singular_aux(g.aux), g)
+        if _negation(g) == "not" and aux[0] in _UNCONTRACTED:
+            aux = [aux[0], "not", *aux[1:]]
+        return " ".join(aux + [word])
     if g.passive:
         return f"was {v.lower_}{_particle(v)}"
     if v.tag_ == "VBP":
@@ -474,7 +497,8 @@ def inverted_form(g: VerbGroup, placeholder: str) -> str:
     word = ("never " if neg == "never" else "") + v.lower_ + _particle(v)
     if g.aux:
         aux = _negated_aux(_singular_aux(g.aux), g)
-        return " ".join([aux[0], placeholder, *aux[1:], word])
+        head = [aux[0], placeholder] + (["not"] if neg == "not" and aux[0] in _UNCONTRACTED else [])
+        return " ".join([*head, *aux[1:], word])
     base = ("never " if neg == "never" else "") + v.lemma_.lower() + _particle(v)
     n_t = "n't" if neg == "not" else ""
     if g.passive:
