@@ -586,3 +586,8 @@ def test_clitic_auxiliaries_are_written_out_and_negated_as_qa_srl_does():
     assert any(q == "who isn't leaving something?" for _, q, _ in qas("I'm not leaving the city."))
     got = qas("The court may not approve the deal.")  # no 'mayn't': the negation follows the placeholder
     assert ("approve", "what may someone not approve?", "the deal") in got, got
+
+
+def test_a_negated_modal_passive_keeps_the_negation_in_its_agent_question():
+    got = qas("The deal may not be approved by the court.")
+    assert ("approved", "who may not approve something?", "the court") in got, got

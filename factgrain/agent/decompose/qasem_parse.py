@@ -378,9 +378,8 @@ class VerbGroup:
 
 # A clitic auxiliary is written out in the question ('He's coming' -> who is coming?), as its lemma and
 # the verb form after it say; 'ca' / 'wo' are spaCy's halves of "can't" / "won't".
-_CLITIC = {("'s", "be"): "is", ("'s", "have"): "has", ("'m", "be"): "am", ("'re", "be"): "are",
-           ("'ve", "have"): "have", ("'ll", "will"): "will", ("'d", "would"): "would", ("'d", "have"): "had",
-           ("ca", "can"): "can", ("wo", "will"): "will"}
+_CLITIC = {("'m", "be"): "am", ("'re", "be"): "are", ("'ve", "have"): "have", ("'ll", "will"): "will",
+           ("ca", "can"): "can", ("wo", "will"): "will"}  # "'s" / "'d" depend on the next verb: _aux_word
 
 
 def _aux_word(tok: "Token") -> str:
@@ -461,10 +460,14 @@ def _negation(g: VerbGroup) -> str:
     return "never" if any(c.dep_ == "neg" and c.lower_ == "never" for c in g.verb.children) else "not"
 
 
-def _negated_aux(aux: list[str], g: VerbGroup) -> list[str]:
-    if _negation(g) != "not" or not aux or aux[0] in _UNCONTRACTED:
-        return aux
-    return [_NEG_AUX.get(aux[0], aux[0] + "n't"), *aux[1:]]
+def _negated_aux(aux: str, g: VerbGroup) -> tuple[str, list[str]]:
+    """The first auxiliary as the question writes it, and the words that follow the subject slot:
+    ("didn't", []), ("may", ["not"]) or (aux, []) when the verb is not negated by 'not'."""
+    if _negation(g) != "not":
+        return aux, []
+    if aux in _UNCONTRACTED:
+        return aux, ["not"]
+    return _NEG_AUX.get(aux, aux + "n't"), []
 
 
 def subject_form(g: VerbGroup) -> str:
@@ -476,10 +479,9 @@ def subject_form(g: VerbGroup) -> str:
     elif _negation(g) == "not" and not g.aux:  # 'not' with no auxiliary: 'who does not know ...' reads 'doesn't know'
         return ("doesn't " if v.tag_ in ("VBZ", "VBP") else "didn't ") + v.lemma_.lower() + _particle(v)
     if g.aux:
-        aux = _negated_aux(_singular_aux(g.aux), g)
-        if _negation(g) == "not" and aux[0] in _UNCONTRACTED:
-            aux = [aux[0], "not", *aux[1:]]
-        return " ".join(aux + [word])
+        first, *rest = _singular_aux(g.aux)
+        head, after = _negated_aux(first, g)
+        return " ".join([head, *after, *rest, word])
     if g.passive:
         return f"was {v.lower_}{_particle(v)}"
     if v.tag_ == "VBP":
@@ -496,9 +498,9 @@ def inverted_form(g: VerbGroup, placeholder: str) -> str:
     neg = _negation(g)
     word = ("never " if neg == "never" else "") + v.lower_ + _particle(v)
     if g.aux:
-        aux = _negated_aux(_singular_aux(g.aux), g)
-        head = [aux[0], placeholder] + (["not"] if neg == "not" and aux[0] in _UNCONTRACTED else [])
-        return " ".join([*head, *aux[1:], word])
+        first, *rest = _singular_aux(g.aux)
+        head, after = _negated_aux(first, g)
+        return " ".join([head, placeholder, *after, *rest, word])
     base = ("never " if neg == "never" else "") + v.lemma_.lower() + _particle(v)
     n_t = "n't" if neg == "not" else ""
     if g.passive:
@@ -513,8 +515,8 @@ def agent_form(g: VerbGroup) -> str:
     modal = next((a for a in g.aux if a in ("will", "would", "can", "could", "may", "might", "must", "should", "shall")), None)
     neg = _negation(g)
     if modal:
-        head = _negated_aux([modal], g)[0] if neg == "not" else modal
-        return f"{head} {'never ' if neg == 'never' else ''}{g.verb.lemma_.lower()}"
+        head, after = _negated_aux(modal, g)
+        return " ".join([head, *after, *(["never"] if neg == "never" else []), g.verb.lemma_.lower()])
     if neg == "not":  # 'was not signed by the mayor': who didn't sign something?
         return f"didn't {g.verb.lemma_.lower()}"
     return ("never " if neg == "never" else "") + vf.past(g.verb.lemma_)
