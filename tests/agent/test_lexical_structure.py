@@ -118,6 +118,14 @@ def test_negated_knowledge_is_doubt_but_a_relative_clause_is_asserted():
     assert structure("who fired something?", "the man", "The man fired the gun.", hedged, "fired")["ans_doubted"] == 1.0
 
 
+def test_an_unannounced_plan_is_left_open():
+    ref = "Acme employs about 2,000 people. The company has not announced any plans to go public."
+    sentence = "Acme employs about 2,000 people and plans to go public next year."
+    assert structure("what does someone plan to do?", "to go public next year", sentence, ref, "plans")["ans_doubted"] == 1.0
+    announced = "Acme employs about 2,000 people. The company has announced plans to go public."
+    assert structure("what does someone plan to do?", "to go public next year", sentence, announced, "plans")["ans_doubted"] == 0.0
+
+
 def test_feature_names_and_shipped_model_agree():
     assert set(STRUCTURE_FEATURES) <= set(FEATURE_NAMES)
     model = load_default()

@@ -84,7 +84,9 @@ HEDGE_LEMMAS: frozenset[str] = frozenset(
 # Knowing-words that, when negated, leave what they govern open ("did not establish", "no idea how").
 # Plain negation and modals are not doubt here: a negated or "may" unit is compared with the reference by
 # neg_mismatch, and on dev modals and "if" were as common in supported units as in unsupported ones.
-_EPISTEMIC = frozenset("know establish confirm determine prove verify clear sure certain idea evidence proof".split())
+_EPISTEMIC = frozenset("know establish confirm determine prove verify clear sure certain idea evidence proof "
+                       # reporting: "has not announced any plans to go public" leaves the plans open
+                       "announce disclose reveal".split())
 _OPEN_MARKS = frozenset({"whether"})
 
 _SCALE = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "mn": 1e6, "billion": 1e9, "bn": 1e9,
