@@ -112,7 +112,7 @@ def describe_unit(unit: Unit) -> str:
         return f"{unit.question} -> {unit.answer}"
     if isinstance(unit, HyperRelationalFact):
         quals = "; ".join(f"{q.type.value}: {q.value}" for q in unit.qualifiers)
-        return f"({unit.subject}; {unit.relation}; {unit.object})" + (f" [{quals}]" if quals else "")
+        return unit.triple() + (f" [{quals}]" if quals else "")
     return unit.statement()
 
 

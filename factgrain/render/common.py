@@ -16,7 +16,7 @@ def unit_label(result: UnitResult) -> str:
         return f"{u.question} → {u.answer}"
     if isinstance(u, HyperRelationalFact):
         quals = ", ".join(f"{q.type.value}={q.value}" for q in u.qualifiers)
-        return f"({u.subject}; {u.relation}; {u.object})" + (f" [{quals}]" if quals else "")
+        return u.triple() + (f" [{quals}]" if quals else "")
     assert isinstance(u, Claim)
     return u.text
 
@@ -53,7 +53,7 @@ def component_rows(result: UnitResult) -> list[tuple[str, str, float | None]]:
     rows = []
     for comp in u.components():
         if comp.name == "base":
-            label = f"base ({u.subject}; {u.relation}; {u.object})"
+            label = f"base {u.triple()}"
         else:
             q = u.qualifiers[int(comp.name.split(":")[1])]
             label = f"{q.type.value} ({q.category}): {q.value}"

@@ -141,7 +141,7 @@ def fact_components(result: UnitResult) -> str:
     for name in names:
         st = component_status(result, name)
         if name == "base":
-            what, value = "base triple", f"({u.subject}; {u.relation}; {u.object})"
+            what, value = "base triple", u.triple()
         else:
             q = u.qualifiers[int(name.split(":")[1])]
             what, value = f"{q.type.value} qualifier", q.value

@@ -38,7 +38,7 @@ def render_markdown(report: Report) -> str:
             continue
         # A fact with qualifiers: the fact's row, then one indented row per component.
         u = r.unit
-        lines.append(f"| {u.id} | {_cell(f'fact: {u.subject} · {u.relation} · {u.object}')} | "
+        lines.append(f"| {u.id} | {_cell('fact: ' + ' · '.join(u.parts()))} | "
                      f"{fmt_prob(r.probability)} | {r.status} | {_cell(detail)} |")
         for label, state, prob in component_rows(r):
             cell = f"**{_cell(label)}**" if state == "failing" else _cell(label)

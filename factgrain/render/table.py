@@ -76,7 +76,7 @@ def render_table(report: Report) -> Group:
             table.add_row(r.unit.id, unit_label(r), fmt_prob(r.probability), verdict)
             continue
         # A fact with qualifiers: one row for the fact, then its components grouped under it.
-        table.add_row(r.unit.id, f"fact: {r.unit.subject} · {r.unit.relation} · {r.unit.object}",
+        table.add_row(r.unit.id, "fact: " + " · ".join(r.unit.parts()),
                       fmt_prob(r.probability), verdict)
         rows = component_rows(r)
         for i, (label, state, prob) in enumerate(rows):

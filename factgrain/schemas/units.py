@@ -118,6 +118,14 @@ class HyperRelationalFact(_UnitBase):
     def base_statement(self) -> str:
         return f"{self.subject} {self.relation} {self.object}".strip()
 
+    def parts(self) -> list[str]:
+        """Subject, relation and object, without an empty object (an intransitive 'died')."""
+        return [self.subject, self.relation] + ([self.object] if self.object.strip() else [])
+
+    def triple(self) -> str:
+        """'(subject; relation; object)', or '(subject; relation)' when the object is empty."""
+        return "(" + "; ".join(self.parts()) + ")"
+
     def statement(self) -> str:
         quals = "; ".join(f"{q.type.value}: {q.value}" for q in self.qualifiers)
         return self.base_statement() + (f" ({quals})" if quals else "")

@@ -401,3 +401,13 @@ def test_an_expletive_it_gives_the_clause_as_subject_and_no_repeated_object():
     (fact,) = [f for f in rules.facts(text) if f.relation_text == "is recommended"]
     assert text[fact.subject[0]:fact.subject[1]] == "to avoid alcohol"
     assert fact.object is None
+
+
+def test_a_fact_without_object_is_shown_without_an_empty_slot():
+    from factgrain.schemas.units import HyperRelationalFact
+
+    died = HyperRelationalFact(id="s0.u0", sentence_index=0, subject="Marie Curie", relation="died", object="")
+    assert died.triple() == "(Marie Curie; died)"
+    assert died.parts() == ["Marie Curie", "died"]
+    won = HyperRelationalFact(id="s0.u1", sentence_index=0, subject="She", relation="won", object="the prize")
+    assert won.triple() == "(She; won; the prize)"
