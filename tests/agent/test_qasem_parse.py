@@ -591,3 +591,32 @@ def test_clitic_auxiliaries_are_written_out_and_negated_as_qa_srl_does():
 def test_a_negated_modal_passive_keeps_the_negation_in_its_agent_question():
     got = qas("The deal may not be approved by the court.")
     assert ("approved", "who may not approve something?", "the court") in got, got
+
+
+def test_a_years_of_phrase_and_manner_adverb_are_the_verbs():
+    # the parser hangs them on the year: 'in 1934 of leukaemia' would verify a cause as a time
+    got = qas("She died in 1934 of leukaemia.")
+    assert ("died", "when did someone die?", "in 1934") in got, got
+    assert any(p == "died" and a == "of leukaemia" and q.startswith("how") for p, q, a in got), got
+    got = qas("She won the Nobel Prize in Physics in 1903 alone.")
+    assert ("won", "when did someone win something?", "in 1903") in got, got
+    assert ("won", "how did someone win something?", "alone") in got, got
+    # a date's own 'of' phrase stays, and a season is no event
+    got = qas("The plant opened in the spring of 1990.")
+    assert ("opened", "when did something open?", "in the spring of 1990") in got, got
+    assert all(p != "spring" for p, _, _ in got), got
+
+
+def test_it_of_a_coming_to_light_verb_stands_for_its_that_clause():
+    got = qas("The minister resigned after it emerged that he had misled parliament.")
+    assert ("emerged", "what emerged?", "that he had misled parliament") in got, got
+    assert all(a != "it" for _, _, a in got), got
+    assert ("seems", "what seems to do something?", "It") in qas("It seems to work."), qas("It seems to work.")
+
+
+def test_instruments_in_er_or_are_things_not_people():
+    got = qas("The company makes industrial sensors.")
+    assert ("makes", "what does someone make?", "industrial sensors") in got, got
+    got = qas("The sensor detected the leak.")
+    assert ("detected", "what detected something?", "The sensor") in got, got
+    assert ("praised", "who praised someone?", "The director") in qas("The director praised the actors.")

@@ -229,6 +229,20 @@ def _nominal_head(tok: "Token") -> "Token":
     return tok
 
 
+@lru_cache(maxsize=1)
+def _er_things() -> frozenset[str]:
+    """-er / -or nouns that WordNet knows only as things ('sensor', 'container'; the file's header
+    says how it was made)."""
+    from importlib import resources
+
+    text = resources.files("factgrain.agent.lexicon").joinpath("er_not_person.txt").read_text(encoding="utf-8")
+    return frozenset(w for w in text.splitlines() if w and not w.startswith("#"))
+
+
+def _thing_in_er(low: str) -> bool:
+    return low in NOT_PEOPLE_ER or low in _er_things()
+
+
 def is_person(tok: "Token") -> bool:
     tok = _nominal_head(tok)
     if tok.lower_ in PERSON_PRONOUNS:
@@ -242,8 +256,8 @@ def is_person(tok: "Token") -> bool:
         return True
     if tok.pos_ != "NOUN" or len(low) <= 4:
         return False
-    if low in NOT_PEOPLE_ER:
-        return False  # 'career', 'tower': spelled like agent nouns, never people
+    if _thing_in_er(low):
+        return False  # 'career', 'tower', 'sensor': spelled like agent nouns, never people
     if low.endswith(PERSON_ENDINGS) or (low.endswith(PERSON_SUFFIXES) and len(low) > 5):
         return True
     # an agent noun of a verb: 'defender', 'director' (not 'tower', 'soccer', 'cancer'); the one a
@@ -645,6 +659,9 @@ TOUGH_ADJECTIVES = frozenset("easy hard difficult tough impossible ready simple 
 # Passive verbs that take an extraposed infinitive ('it is recommended to ...'); with others the
 # 'it' is usually a real subject ('it is believed to date from', 'it was designed to carry').
 EXTRAPOSING_PASSIVES = frozenset("recommend advise suggest".split())
+# Intransitive verbs whose 'it' stands for a that-clause after them ('it emerged that ...', 'it seems
+# that ...'): a closed class of raising and coming-to-light verbs.
+EXTRAPOSING_VERBS = frozenset("emerge seem appear transpire happen follow".split())
 
 
 def _extraposed(subj: "Token") -> "Token | None":
@@ -659,7 +676,7 @@ def _extraposed(subj: "Token") -> "Token | None":
     hosts = [(a, "adj") for a in pred.children if a.dep_ == "acomp" and a.pos_ == "ADJ"]
     if pred.lemma_ == "be":
         hosts.append((pred, "be"))
-    elif passive:
+    elif passive or pred.lemma_.lower() in EXTRAPOSING_VERBS:
         hosts.append((pred, "passive"))
     for host, kind in hosts:
         for c in host.children:
@@ -1125,10 +1142,30 @@ def _split_circumstance(prep: "Token", pobj: "Token", wh: str, verb: "Token") ->
         return full, []
     other = [x for x in pobj.children if x.dep_ == "prep" and x.i > pobj.i and x.lower_ in LIFT_PREPS
              and prep_wh(x, verb) in ("where", "when") and prep_wh(x, verb) != wh]
+    lifted = [Arg("adjunct", x, r, prep_wh(x, verb)) for x in other if (r := _edges(list(x.subtree)))]
+    if wh == "when" and (pobj.like_num or pobj.ent_type_ in ("DATE", "TIME")):
+        # a year or date has no 'of' phrase or manner of its own: the parser hangs the verb's on it
+        # ('died in 1934 | of leukaemia', 'won the prize in 1903 | alone')
+        for x in pobj.children:
+            if x.i < pobj.i:
+                continue
+            o = next((c for c in x.children if c.dep_ == "pobj"), None) if x.dep_ == "prep" else None
+            if o is not None and x.lower_ == "of" and not (o.like_num or o.ent_type_ in ("DATE", "TIME")):
+                # asked as the verb's own 'of' phrase would be ('died of leukaemia in 1934')
+                if (w := prep_wh(x, verb)) is not None and (r := _edges(list(x.subtree))) is not None:
+                    other.append(x)
+                    lifted.append(Arg("adjunct", o, r, w))
+                elif (r := _phrase(o)) is not None:
+                    other.append(x)
+                    lifted.append(Arg("prep-object", o, r, entity_wh(o), prep="of"))
+            elif x.dep_ == "advmod" and x.lower_ in MANNER_ADVERBS:
+                other.append(x)
+                lifted.append(Arg("adjunct", x, (x.i, x.i), "how"))
     if not other:
         return full, []
-    rng = _edges([t for t in prep.subtree if t.i < other[0].left_edge.i])
-    return rng, [Arg("adjunct", x, r, prep_wh(x, verb)) for x in other if (r := _edges(list(x.subtree)))]
+    first = min(x.left_edge.i for x in other)
+    rng = _edges([t for t in prep.subtree if t.i < first])
+    return rng, lifted
 
 
 def _has_object(args: list[Arg]) -> Arg | None:
@@ -1442,7 +1479,7 @@ def agent_noun_verb(noun: "Token", *, spelled: bool = True) -> str | None:
     (for telling people from things) any CatVar verb will do ('coroner' ~ coronate is still a
     person)."""
     low = noun.lemma_.lower()
-    if noun.pos_ != "NOUN" or not low.endswith(("er", "or")) or len(low) < 5 or low in NOT_PEOPLE_ER \
+    if noun.pos_ != "NOUN" or not low.endswith(("er", "or")) or len(low) < 5 or _thing_in_er(low) \
             or low in OCCUPATIONS:
         return None
     listed = _catvar_verb(low)
@@ -1457,6 +1494,8 @@ def agent_noun_verb(noun: "Token", *, spelled: bool = True) -> str | None:
 
 
 def nominal_qas(noun: "Token", doc) -> list[ParsedQA]:
+    if noun.ent_type_ in ("DATE", "TIME"):
+        return []  # 'in the spring of 1990', 'the fall term': a time, not an event
     verb = noun_verb(noun)
     if verb is None:
         return []
