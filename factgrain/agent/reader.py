@@ -142,13 +142,23 @@ VERB_PREFIX = re.compile(r"(?<![\w-])(?:[Cc]o|[Rr]e)-(?=[a-z]{3,})")
 
 # List bullets: the parser takes a '•' for the sentence's verb and the real verb after it for a noun.
 _BULLETS = str.maketrans({ch: " " for ch in "•◦▪▫‣⁃∙●○■□➢➤►"})
+# Typographic quotes and apostrophes as the ASCII ones the readers' rules look for ("They’re" reads
+# as "They're", so its clitic is written out in questions; a “quoted” phrase ends an answer as a
+# "quoted" one does). One character for one: offsets carry over.
+_QUOTES = str.maketrans({"‘": "'", "’": "'", "‚": "'", "‛": "'", "“": '"', "”": '"', "„": '"', "‟": '"'})
+
+
+def plain_quotes(text: str) -> str:
+    """``text`` with typographic quotes and apostrophes written as ASCII ones, same length."""
+    return text.translate(_QUOTES)
 
 
 def readable_copy(text: str) -> str:
     """What the English pipeline reads of ``text``: markup and list bullets blanked, hyphenated
-    verb prefixes (``co-``, ``re-``) blanked, and letters of non-Latin scripts blanked too (it would only
-    guess at them), every character in its place."""
+    verb prefixes (``co-``, ``re-``) blanked, typographic quotes written as ASCII ones, and letters
+    of non-Latin scripts blanked too (it would only guess at them), every character in its place."""
     masked = VERB_PREFIX.sub(lambda m: " " * len(m.group()), mask_markup(text)).translate(_BULLETS)
+    masked = masked.translate(_QUOTES)
     if masked.isascii():
         return masked
     return "".join(ch if _latin(ch) else " " for ch in masked)

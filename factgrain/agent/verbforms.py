@@ -26,23 +26,35 @@ _DOUBLING = {"kidnap", "admit", "commit", "submit", "permit", "omit", "transfer"
 
 @lru_cache(maxsize=1)
 def table() -> dict[str, tuple[str, str, str, str]]:
-    """Lemma -> (third person, -ing form, past, past participle), lowercase; the first row of a
-    lemma listed twice wins."""
+    """Lemma -> (third person, -ing form, past, past participle), lowercase and cleaned of the
+    table's markup (:func:`_clean`; '' where it has no usable form); the first row of a lemma
+    listed twice wins."""
     from factgrain.agent.deverbal import resource_text
 
     out: dict[str, tuple[str, str, str, str]] = {}
     for line in resource_text(*INFLECTIONS).splitlines():
         cols = line.strip().split("\t")
         if len(cols) == 5 and cols[0] not in out:
-            out[cols[0].lower()] = tuple(c.lower() for c in cols[1:])  # type: ignore[assignment]
+            out[cols[0].lower()] = tuple(_clean(c) for c in cols[1:])  # type: ignore[assignment]
     return out
+
+
+def _clean(form: str) -> str:
+    """A table cell as a word: Wiktionary's bold markup and spaces dropped (``rid'''`` -> ``rid``,
+    ``'''toled'''`` -> ``toled``); '' where the table marks the form missing (``-``) or nonstandard
+    (``*awrathed``), so that the spelling rules give it."""
+    form = form.replace("'''", "").strip().lower()
+    return "" if form in ("", "-") or form.startswith("*") else form
 
 
 def _forms(base: str) -> tuple[str, str] | None:
     if base in OVERRIDES:
         return OVERRIDES[base]
     row = table().get(base)
-    return (row[2], row[3]) if row else None
+    if not row:
+        return None
+    past = row[2] or regular_past(base)
+    return past, row[3] or past
 
 
 def _doubles(base: str) -> bool:
@@ -81,7 +93,7 @@ def participle(base: str) -> str:
 def third_person(base: str) -> str:
     base = base.lower()
     row = table().get(base)
-    if row:
+    if row and row[0]:
         return row[0]
     if base in ("have", "be", "do", "go"):
         return {"have": "has", "be": "is", "do": "does", "go": "goes"}[base]

@@ -24,6 +24,7 @@ from factgrain.agent.decompose import parse_mode, qasem_parse
 from factgrain.agent.decompose.base import Decomposer, register_decomposer
 from factgrain.agent.decompose.qasem_free import MAX_QAS_PER_SENTENCE, QADecomposition, QADraft  # noqa: F401
 from factgrain.agent.locate import locate, locate_word
+from factgrain.agent.reader import plain_quotes
 from factgrain.errors import StructuredOutputError
 from factgrain.prompts import DECOMPOSE_QASEM, defuse
 from factgrain.schemas.spans import Document, Sentence, Span
@@ -118,8 +119,16 @@ class QASemDecomposer(Decomposer):
         script = parse_mode.unreadable(sentence.text)
         if script is not None:
             self.warnings.append(parse_mode.unreadable_warning(sentence, script))
-        return [(q.predicate, q.predicate_type, q.question, q.answer, q.predicate_start, q.answer_start)
-                for q in qasem_parse.read_qas(sentence.text)]
+        # read with ASCII quotes (so the reader's quote and clitic rules see them), words taken
+        # back from the sentence itself: same length, same offsets
+        text = sentence.text
+        drafts: list[Draft] = []
+        for q in qasem_parse.read_qas(plain_quotes(text)):
+            answer = _without_trailing_comma(text[q.answer_start:q.answer_start + len(q.answer)])
+            if answer:
+                drafts.append((text[q.predicate_start:q.predicate_start + len(q.predicate)], q.predicate_type,
+                               q.question, answer, q.predicate_start, q.answer_start))
+        return drafts
 
     def _to_units(self, sentence: Sentence, drafts: list[Draft]) -> list[QAPair]:
         units: list[QAPair] = []
@@ -152,6 +161,12 @@ class QASemDecomposer(Decomposer):
                 )
             )
         return units
+
+
+def _without_trailing_comma(answer: str) -> str:
+    """An answer without the comma, semicolon or colon it ends on: left where a phrase was cut
+    before a quotation mark (``her daily show, | "The Show"``, ``Joe Biden said, | "You know ..."``)."""
+    return answer.rstrip().rstrip(",;:").rstrip()
 
 
 def _exact(words: str, sentence: Sentence, at: int | None) -> Span | None:
