@@ -3,7 +3,9 @@
 Each input row is ``{"id", "text", "reference", "question"?}``. Every row yields exactly one
 output record, appended to the output file as soon as it finishes and forced to disk (flush +
 fsync), so a run killed at any moment loses at most the rows in flight. A restart reads the output
-file, drops a torn last line, and skips the rows already recorded.
+file, drops a torn last line, and skips the rows already recorded, except rows whose record is an
+error other than bad input (a failed endpoint, an internal error): those records are removed from
+the file and the rows run again, so a rerun after an outage completes the output.
 
 A row that cannot be read (invalid UTF-8 or JSON, a missing field, a wrong type, a duplicate id)
 gets an error record with a message naming its line; the other rows still run.
@@ -40,6 +42,7 @@ class Summary:
     ok: int = 0
     failed: int = 0
     skipped: int = 0
+    retried: int = 0  # rows whose earlier record was a failure (not bad input), run again
     with_unscored: int = 0
     exit_codes: list[int] = field(default_factory=list)
 
@@ -49,7 +52,8 @@ class Summary:
 
     def line(self, out: str | Path) -> str:
         return (f"batch: {self.rows} rows: {self.ok} ok ({self.with_unscored} with unscored units), "
-                f"{self.failed} failed, {self.skipped} already done -> {out}")
+                f"{self.failed} failed, {self.skipped} already done"
+                + (f", {self.retried} earlier failures run again" if self.retried else "") + f" -> {out}")
 
 
 def _type_name(value: Any) -> str:
@@ -111,10 +115,17 @@ def read_rows(path: str | Path) -> list[Row]:
     return rows
 
 
-def done_keys(out: Path) -> set[str]:
-    """Keys already recorded in ``out``; a torn last line (the run died mid-write) is cut off."""
+def _retryable(record: dict[str, Any]) -> bool:
+    """An error record whose row may succeed when run again: anything but bad input."""
+    return record.get("status") == "error" and record.get("error_type") != "InputError"
+
+
+def done_keys(out: Path) -> tuple[set[str], int]:
+    """Keys already recorded in ``out`` and the number of error records removed from it to be run
+    again (see :func:`_retryable`). A torn last line (the run died mid-write) is cut off; the file is
+    rewritten atomically when records are removed."""
     if not out.exists():
-        return set()
+        return set(), 0
     data = out.read_bytes()
     end = data.rfind(b"\n") + 1
     if end < len(data):
@@ -122,13 +133,29 @@ def done_keys(out: Path) -> set[str]:
             fh.truncate(end)
             fh.flush()
             os.fsync(fh.fileno())
-    keys = set()
-    for line in data[:end].splitlines():
+    keys: set[str] = set()
+    kept: list[bytes] = []
+    retried = 0
+    for line in data[:end].splitlines(keepends=True):
         try:
-            keys.add(json.loads(line)["key"])
+            record = json.loads(line)
+            key = record["key"]
         except (ValueError, KeyError, TypeError):
+            kept.append(line)
             continue  # not one of ours; its row runs again
-    return keys
+        if _retryable(record):
+            retried += 1
+            continue
+        keys.add(key)
+        kept.append(line)
+    if retried:
+        tmp = out.with_name(out.name + ".tmp")
+        with tmp.open("wb") as fh:
+            fh.writelines(kept)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, out)
+    return keys, retried
 
 
 class _Appender:
@@ -154,8 +181,8 @@ async def run_batch(evaluator: Any, in_path: str | Path, out_path: str | Path, *
     """Check every row not yet in ``out_path``; append one record per row as it finishes."""
     rows = read_rows(in_path)
     out = Path(out_path)
-    done = done_keys(out)
-    summary = Summary(rows=len(rows))
+    done, retried = done_keys(out)
+    summary = Summary(rows=len(rows), retried=retried)
     todo = [r for r in rows if r.key not in done]
     summary.skipped = len(rows) - len(todo)
     appender = _Appender(out)

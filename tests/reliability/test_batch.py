@@ -14,6 +14,7 @@ from pathlib import Path
 from factgrain.agent.evaluator import Evaluator
 from factgrain.batch import done_keys, run_batch
 from factgrain.cli import main
+from factgrain.errors import BackendError
 from tests.reliability.fakeserver import SECRET_KEY
 from tests.reliability.httpserver import LocalServer, qas_for
 from tests.scripted import qa_backend
@@ -83,6 +84,37 @@ async def test_bad_rows_get_clear_errors_and_the_good_rows_still_run(tmp_path):
             assert rec["scores"]["units"] == 2 and rec["report"]["id"] == rec["id"]
 
 
+class _DownFor:
+    """An evaluator whose endpoint is down for some rows (a fault), else the scripted one."""
+
+    def __init__(self, down: set[str]):
+        self.down, self.inner = down, scripted_evaluator()
+
+    async def acheck(self, text, reference, *, question=None, id=None):
+        if id in self.down:
+            raise BackendError("openai/fake: 503 Service Unavailable: upstream connect error")
+        return await self.inner.acheck(text, reference, question=question, id=id)
+
+
+async def test_rerun_runs_rows_again_that_failed_on_the_endpoint_but_not_bad_input(tmp_path):
+    rows = [row(i) for i in range(4)] + [{"id": "em", "text": "  ", "reference": REF}]
+    src = write_jsonl(tmp_path / "in.jsonl", rows)
+    out = tmp_path / "out.jsonl"
+    first = await run_batch(_DownFor({"r1", "r3"}), src, out)
+    assert (first.ok, first.failed) == (2, 3)
+    failed = {r["id"]: r for r in records(out) if r["status"] == "error"}
+    assert failed["r1"]["error_type"] == "BackendError" and "503" in failed["r1"]["error"]
+    second = await run_batch(_DownFor(set()), src, out)
+    # the two endpoint failures run again; the empty text is bad input and stays as it was
+    assert (second.ok, second.failed, second.skipped, second.retried) == (2, 0, 3, 2)
+    assert "2 earlier failures run again" in second.line(out)
+    recs = records(out)
+    assert sorted(r["id"] for r in recs) == ["em", "r0", "r1", "r2", "r3"]  # one record per row
+    assert {r["id"] for r in recs if r["status"] == "ok"} == {"r0", "r1", "r2", "r3"}
+    third = await run_batch(_DownFor(set()), src, out)
+    assert (third.skipped, third.retried) == (5, 0)
+
+
 async def test_rerun_skips_done_rows_and_repairs_a_torn_last_line(tmp_path):
     src = write_jsonl(tmp_path / "in.jsonl", [row(i) for i in range(6)])
     out = tmp_path / "out.jsonl"
@@ -90,7 +122,7 @@ async def test_rerun_skips_done_rows_and_repairs_a_torn_last_line(tmp_path):
     lines = out.read_bytes().splitlines(keepends=True)
     # Keep 3 rows, then half a line, as if the process died while writing the fourth.
     out.write_bytes(b"".join(lines[:3]) + lines[3][: len(lines[3]) // 2])
-    assert len(done_keys(out)) == 3 and out.read_bytes().endswith(b"\n")
+    assert len(done_keys(out)[0]) == 3 and out.read_bytes().endswith(b"\n")
     ev = scripted_evaluator()
     summary = await run_batch(ev, src, out)
     assert summary.skipped == 3 and summary.ok == 3
@@ -160,7 +192,7 @@ def test_sigkill_mid_run_then_resume_gives_every_row_exactly_once(tmp_path):
         proc.send_signal(signal.SIGKILL)
         proc.wait()
         assert proc.returncode == -signal.SIGKILL
-        partial = len(done_keys(out))
+        partial = len(done_keys(out)[0])
         assert 4 <= partial < n
         done = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
