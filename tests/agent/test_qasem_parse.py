@@ -591,3 +591,28 @@ def test_clitic_auxiliaries_are_written_out_and_negated_as_qa_srl_does():
 def test_a_negated_modal_passive_keeps_the_negation_in_its_agent_question():
     got = qas("The deal may not be approved by the court.")
     assert ("approved", "who may not approve something?", "the court") in got, got
+
+
+def test_an_event_noun_without_arguments_in_a_time_phrase_is_asked_of_the_clause_subject():
+    # QANom asks such nouns all the same, answering with the clause's participant
+    got = qas("The bill was passed after a long debate.")
+    assert ("debate", "what was debated?", "The bill") in got, got
+    assert not any(p == "season" for p, _, _ in qas("The team was moved to Leeds after the season."))
+
+
+def test_a_denominal_destination_is_the_event_of_whoever_is_taken_there():
+    got = qas("A cyclist has been taken to hospital after a crash.")
+    assert ("hospital", "who was hospitalized?", "A cyclist") in got, got
+    assert ("hospital", "when was someone hospitalized?", "after a crash") in got, got
+    got = qas("Police took the driver to hospital.")
+    assert ("hospital", "who was hospitalized?", "the driver") in got, got
+    # a noun spelled as its verb ('school') or unrelated to one is no such event
+    assert not any(p == "school" for p, _, _ in qas("He went to school in Paris."))
+
+
+def test_a_plural_event_noun_spelled_as_its_verb_takes_a_place_compound():
+    got = qas("Residents were evacuated after the London blasts.")
+    assert any(p == "blasts" and a == "London" and q.startswith("where") for p, q, a in got), got
+    # singular nouns spelled as a verb stay things ('Cleveland radio')
+    assert not any(p == "radio" for p, _, _ in qas("He has worked in Cleveland radio since 1978."))
+

@@ -1380,7 +1380,8 @@ def suffix_free_event(noun: "Token") -> bool:
     often than events (on dev, with the NOT_EVENTS list emptied to mimic unseen words, possessor-
     only nouns were almost all spurious predicates)."""
     return any(c.dep_ == "prep" and (c.lower_ == "of" or c.lower_ == "for" and c.i > noun.i) for c in noun.children) \
-        or _light_verb(noun) is not None or _compound_patient(noun) is not None or _reported_clause(noun) is not None
+        or _light_verb(noun) is not None or _compound_patient(noun) is not None or _reported_clause(noun) is not None \
+        or noun.tag_ == "NNS" and _plural_event(noun)
 
 
 def _noun_infinitive(noun: "Token") -> "Token | None":
@@ -1495,7 +1496,7 @@ def nominal_qas(noun: "Token", doc) -> list[ParsedQA]:
             q = f"{wh} {vf.past(verb)}?" if intransitive else f"{wh} {vf.past(verb)} something?"
             add(q, c, rng, "subject")
         elif c.dep_ == "compound" and c.i < noun.i and c.pos_ in ("NOUN", "PROPN") and (
-                _derived(noun) or c.i == getattr(_compound_patient(noun), "i", -1)):
+                _derived(noun) or c.i == getattr(_compound_patient(noun), "i", -1) or c.ent_type_ in ("GPE", "LOC")):
             wh = entity_wh(c)
             rng = _edges(list(c.subtree))
             if c.ent_type_ in ("GPE", "LOC"):  # 'the Tianjin explosions': where did something explode?
@@ -1541,6 +1542,70 @@ def nominal_qas(noun: "Token", doc) -> list[ParsedQA]:
             add(f"{a.wh} was something {vf.participle(verb)}?" if not intransitive else
                 f"{a.wh} did something {verb}?", a.head, a.rng, "adjunct")
     return out
+
+
+def _clause_event_verb(noun: "Token") -> str | None:
+    """The verb of an event noun that has no argument of its own but whose clause says who took
+    part: the object of a time preposition with a determiner ('adjourned after a post-mortem
+    examination', 'elected ... after a close vote'), when NOMLEX lists the noun."""
+    if noun.dep_ != "pobj" or noun.tag_ != "NN" or is_person(noun):
+        return None
+    prep = noun.head
+    if prep.lower_ not in TIME_PREPS or prep.head.pos_ not in ("VERB", "AUX"):
+        return None
+    if not any(c.dep_ == "det" for c in noun.children) or any(
+            c.dep_ in ("poss", "prep", "compound", "relcl", "acl") for c in noun.children):
+        return None
+    low, lemma = noun.lower_, noun.lemma_.lower()
+    if lemma in NOT_EVENTS or low in NOT_EVENTS or not (deverbal.nomlex_listed(lemma) or deverbal.nomlex_listed(low)):
+        return None
+    return _catvar_verb(lemma) or _catvar_verb(low)
+
+
+def _denominal_destination(noun: "Token") -> str | None:
+    """A bare noun a verb of motion takes someone to, whose CatVar verb is the noun plus a suffix
+    ('airlifted to hospital' -> hospitalize): QANom reads it as that verb's event, done to whoever
+    was moved."""
+    if noun.dep_ != "pobj" or noun.tag_ != "NN" or list(noun.children) or noun.head.lower_ != "to" \
+            or noun.head.head.pos_ != "VERB" or noun.head.dep_ != "prep":
+        return None
+    verb = _catvar_verb(noun.lemma_.lower())
+    low = noun.lemma_.lower()
+    return verb if verb is not None and verb.startswith(low) and len(verb) > len(low) else None
+
+
+def clause_event_qas(noun: "Token", doc) -> list[ParsedQA]:
+    """QANom asks an event noun even when its phrase holds no argument, answering from the clause
+    around it: the subject of the verb a time phrase hangs on took part in the event ('The new
+    leader ... has been elected after a close vote': who did someone vote for? -> the new leader);
+    whoever a verb moves to a place named by a denominal noun undergoes that noun's verb ('A
+    paraglider has been airlifted to hospital after falling': who was hospitalized? -> A paraglider;
+    when? -> after falling), at the verb's time and for its cause."""
+    if (dest := _denominal_destination(noun)) is not None:
+        mover = noun.head.head
+        obj = next((c for c in mover.children if c.dep_ == "dobj"), None)
+        who = (obj, _phrase(obj)) if obj is not None else _subject_of(mover)
+        if who is None or who[1] is None or who[0].lower_ in _REL_PRONOUNS:
+            return []
+        text, at = _text(doc, who[1])
+        out = [ParsedQA(noun.text, "nominal", f"{entity_wh(who[0], acting=True)} was {vf.participle(dest)}?", text,
+                        noun.idx, at, "object")]
+        for a in verbal_args(mover):
+            if a.role == "adjunct" and a.wh in ("when", "why") and a.rng[0] > noun.i:
+                text, at = _text(doc, a.rng)
+                out.append(ParsedQA(noun.text, "nominal", f"{a.wh} was someone {vf.participle(dest)}?", text, noun.idx,
+                                    at, "adjunct"))
+        return out
+    verb = _clause_event_verb(noun)
+    if verb is None:
+        return []
+    subj = _subject_of(noun.head.head)
+    if subj is None or subj[1] is None or subj[0].lower_ in _REL_PRONOUNS or subj[0].pos_ == "PRON" and subj[0].lower_ == "it":
+        return []
+    wh = entity_wh(subj[0], acting=True)
+    q = f"{wh} {vf.past(verb)}?" if verb in INTRANSITIVE else f"{wh} was {vf.participle(verb)}?"
+    text, at = _text(doc, subj[1])
+    return [ParsedQA(noun.text, "nominal", q, text, noun.idx, at, "subject" if verb in INTRANSITIVE else "object")]
 
 
 def agent_role_qas(noun: "Token", doc) -> list[ParsedQA]:
@@ -1903,7 +1968,8 @@ def read_qas(text: str) -> list[ParsedQA]:
         elif tok.pos_ == "NOUN" and (verb_qa := _imperative_read_as_compound(tok, doc)) is not None:
             out.append(verb_qa)
         elif tok.pos_ == "NOUN":
-            out.extend(title_qas(tok, doc) or nominal_qas(tok, doc) or agent_role_qas(tok, doc))
+            out.extend(title_qas(tok, doc) or nominal_qas(tok, doc) or agent_role_qas(tok, doc)
+                       or clause_event_qas(tok, doc))
         elif tok.dep_ == "amod" and tok.pos_ == "VERB":
             out.extend(participle_qas(tok, doc))
         elif tok.lower_ in PREPOSITION_VERBS and tok.dep_ == "prep":
