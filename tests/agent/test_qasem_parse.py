@@ -616,3 +616,15 @@ def test_a_plural_event_noun_spelled_as_its_verb_takes_a_place_compound():
     # singular nouns spelled as a verb stay things ('Cleveland radio')
     assert not any(p == "radio" for p, _, _ in qas("He has worked in Cleveland radio since 1978."))
 
+
+def test_an_instruction_is_the_how_of_the_purpose_it_serves():
+    got = qas("Cut the tip of the triangle off to create a small hole in the center.")
+    assert any(p == "create" and q.startswith("how") and a == "Cut the tip of the triangle off" for p, q, a in got), got
+    got = qas("Unfold the paper and cut slits around the edges to create petals.")
+    assert any(p == "create" and q.startswith("how") and a == "Unfold the paper and cut slits around the edges"
+               for p, q, a in got), got
+    got = qas("To prepare for an eye exam, get some sleep and avoid screens.")
+    assert any(p == "prepare" and q.startswith("how") and a == "get some sleep and avoid screens" for p, q, a in got), got
+    # not a purpose under a verb with a subject of its own, nor a complement ('wants to stay')
+    assert not any(p == "identify" and q.startswith("how") for p, q, a in qas("He uses data to identify students."))
+    assert not any(p == "stay" and q.startswith("how") for p, q, a in qas("Try to stay calm."))

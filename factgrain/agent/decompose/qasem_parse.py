@@ -979,6 +979,8 @@ def verbal_args(verb: "Token") -> list[Arg]:
                 rng = _edges([t for t in c.subtree if t.i not in clauses])
                 if rng:
                     args.append(Arg("adjunct", c, rng, wh))
+    if (means := _purpose_means(verb)) is not None:
+        args.append(Arg("adjunct", verb.head, means, "how"))
     if not any(a.role == "object" for a in args):
         # 'to institute and discontinue any proceedings': the verbs right before 'and' share the
         # object of the last one
@@ -1007,6 +1009,35 @@ def verbal_args(verb: "Token") -> list[Arg]:
                     if a.role == "adjunct" and a.rng[0] > conj.i and not any(o < a.rng[0] for o in objs):
                         args.append(a)
     return args
+
+
+def _purpose_means(verb: "Token") -> tuple[int, int] | None:
+    """What an instruction says to do for a purpose is how the purpose is met ('Cut the tip off to
+    create a small hole': how is something created? -> Cut the tip off; 'To prepare for the exam,
+    get some sleep'): the QASem parser asks the purpose verb's *how* with the imperative clause it
+    serves, the imperatives coordinated with it included. Only for a purpose infinitive with no
+    subject of its own under an imperative."""
+    head = verb.head
+    fronted = verb.i < head.i and head.dep_ == "ROOT" and head.tag_ == "VB" and not any(
+        c.dep_ in SUBJ or c.dep_ in ("aux", "auxpass") for c in head.children) and all(
+        t.is_punct or t.i in {x.i for x in verb.subtree} for t in head.doc[head.sent.start:head.i])
+    if verb.dep_ not in ("advcl", "xcomp") or verb.tag_ != "VB" or head.i == verb.i \
+            or not (fronted or _imperative(head)) or not any(c.dep_ == "aux" and c.lower_ == "to" for c in verb.children) \
+            or any(c.dep_ in SUBJ or c.dep_ == "mark" for c in verb.children) or clause_wh(verb) != "why" \
+            or verb.dep_ == "xcomp" and not _circumstance_clause(verb, head):
+        return None
+    first = head
+    while first.dep_ == "conj" and first.head.i < first.i:
+        first = first.head
+    own = {t.i for t in verb.subtree}
+    words = [t for t in first.subtree if t.i not in own and not t.is_punct]
+    if verb.i < head.i:
+        words = [t for t in words if t.i > max(own)]
+    else:
+        words = [t for t in words if t.i < min(own)]
+    words = [t for t in words if (t.dep_ != "cc" or words.index(t) not in (0, len(words) - 1))
+             and not (t.i < first.i and (t.like_num or not t.text.isalnum()))]  # a list bullet: '3. Cut ...'
+    return _edges(words) if words else None
 
 
 def _clause_range(clause: "Token") -> tuple[int, int] | None:
@@ -1588,8 +1619,10 @@ def clause_event_qas(noun: "Token", doc) -> list[ParsedQA]:
         if who is None or who[1] is None or who[0].lower_ in _REL_PRONOUNS:
             return []
         text, at = _text(doc, who[1])
-        out = [ParsedQA(noun.text, "nominal", f"{entity_wh(who[0], acting=True)} was {vf.participle(dest)}?", text,
-                        noun.idx, at, "object")]
+        # whoever is taken to hospital is a person (or an animal): 'A paraglider' -> who, although the
+        # entity recogniser names no person
+        wh = "what" if who[0].ent_type_ in ("ORG", "GPE", "LOC", "FAC", "PRODUCT") else "who"
+        out = [ParsedQA(noun.text, "nominal", f"{wh} was {vf.participle(dest)}?", text, noun.idx, at, "object")]
         for a in verbal_args(mover):
             if a.role == "adjunct" and a.wh in ("when", "why") and a.rng[0] > noun.i:
                 text, at = _text(doc, a.rng)
