@@ -628,3 +628,23 @@ def test_an_instruction_is_the_how_of_the_purpose_it_serves():
     # not a purpose under a verb with a subject of its own, nor a complement ('wants to stay')
     assert not any(p == "identify" and q.startswith("how") for p, q, a in qas("He uses data to identify students."))
     assert not any(p == "stay" and q.startswith("how") for p, q, a in qas("Try to stay calm."))
+
+
+def test_into_after_an_event_noun_names_what_it_is_about_unless_a_place():
+    got = qas("An investigation into the crash has been launched.")
+    assert ("investigation", "what was investigated?", "the crash") in got, got
+    assert not any(p == "investigation" and q.startswith("where") for p, q, _ in got), got
+    got = qas("Research into new treatments is continuing.")  # a noun spelled as its verb: an event with it
+    assert any(p == "Research" and a == "new treatments" for p, _, a in got), got
+    got = qas("The firm announced its expansion into Asia.")
+    assert any(p == "expansion" and q.startswith("where") and a == "into Asia" for p, q, a in got), got
+
+
+def test_a_fronted_place_or_date_frames_the_clauses_below_it():
+    got = qas("In California, people under 18 must wear a helmet while biking.")
+    assert any(p == "biking" and q.startswith("where") and a == "In California" for p, q, a in got), got
+    got = qas("In December 2022, it was reported that the couple were separating after ten years.")
+    assert any(p == "separating" and q.startswith("when") and a == "In December 2022" for p, q, a in got), got
+    # a setting that names no place or date stays the main verb's ('In the episode, ...')
+    got = qas("In the episode, Melinda tries to protect her son.")
+    assert not any(p == "protect" and a == "In the episode" for p, q, a in got), got

@@ -979,6 +979,7 @@ def verbal_args(verb: "Token") -> list[Arg]:
                 rng = _edges([t for t in c.subtree if t.i not in clauses])
                 if rng:
                     args.append(Arg("adjunct", c, rng, wh))
+    args.extend(_fronted_setting(verb))
     if (means := _purpose_means(verb)) is not None:
         args.append(Arg("adjunct", verb.head, means, "how"))
     if not any(a.role == "object" for a in args):
@@ -1009,6 +1010,28 @@ def verbal_args(verb: "Token") -> list[Arg]:
                     if a.role == "adjunct" and a.rng[0] > conj.i and not any(o < a.rng[0] for o in objs):
                         args.append(a)
     return args
+
+
+def _fronted_setting(verb: "Token") -> list[Arg]:
+    """A place or time set before the sentence's subject and off by a comma ('In California, people
+    under 18 must wear a helmet while biking'; 'In December 2022, it was reported that they were
+    separating') frames every clause below it: the QASem parser asks it of the embedded verbs too."""
+    if verb.dep_ not in ("advcl", "ccomp", "xcomp", "conj") or verb.sent.root.i == verb.i:
+        return []
+    root = verb.sent.root
+    if not any(t.i == root.i for t in verb.ancestors):
+        return []
+    out = []
+    for c in root.children:
+        if c.dep_ != "prep" or c.i != verb.sent.start or c.right_edge.i + 1 >= len(verb.doc) \
+                or verb.doc[c.right_edge.i + 1].text != "," or c.right_edge.i >= verb.i:
+            continue
+        pobj = next((x for x in c.children if x.dep_ == "pobj"), None)
+        wh = prep_wh(c, root) if pobj is not None else None
+        named = pobj is not None and pobj.ent_type_ in (("GPE", "LOC", "FAC") if wh == "where" else ("DATE", "TIME"))
+        if wh in ("where", "when") and named and (rng := _edges(list(c.subtree))):
+            out.append(Arg("adjunct", pobj, rng, wh))
+    return out
 
 
 def _purpose_means(verb: "Token") -> tuple[int, int] | None:
@@ -1410,9 +1433,18 @@ def suffix_free_event(noun: "Token") -> bool:
     alone is not enough: 'his career', 'her eyes', 'their work' are things people have far more
     often than events (on dev, with the NOT_EVENTS list emptied to mimic unseen words, possessor-
     only nouns were almost all spurious predicates)."""
-    return any(c.dep_ == "prep" and (c.lower_ == "of" or c.lower_ == "for" and c.i > noun.i) for c in noun.children) \
+    return any(c.dep_ == "prep" and (c.lower_ == "of" or c.lower_ == "for" and c.i > noun.i
+                                     or c.i > noun.i and _inquiry_into(c)) for c in noun.children) \
         or _light_verb(noun) is not None or _compound_patient(noun) is not None or _reported_clause(noun) is not None \
         or noun.tag_ == "NNS" and _plural_event(noun)
+
+
+def _inquiry_into(prep: "Token") -> bool:
+    """'An investigation into the crash', 'an inquiry into the attack': 'into' with something that
+    is no place names what the event is about (what was investigated? -> the crash), not where it
+    happened; 'a move into new offices', 'expansion into Asia' keep their place."""
+    pobj = next((x for x in prep.children if x.dep_ == "pobj"), None)
+    return prep.lower_ == "into" and pobj is not None and not _is_place(pobj)
 
 
 def _noun_infinitive(noun: "Token") -> "Token | None":
@@ -1537,7 +1569,8 @@ def nominal_qas(noun: "Token", doc) -> list[ParsedQA]:
                 add(f"{wh} {vf.past(verb)}?", c, rng, "subject")
             else:
                 add(f"{wh} was {vf.participle(verb)}?", c, rng, "object")
-        elif c.dep_ == "prep" and c.i > noun.i and c.lower_ in NOMINAL_PREPS and prep_wh(c, noun) not in ("when", "where"):
+        elif c.dep_ == "prep" and c.i > noun.i and (c.lower_ in NOMINAL_PREPS and prep_wh(c, noun) not in ("when", "where")
+                                                    or _inquiry_into(c)):
             pobj = next((x for x in c.children if x.dep_ == "pobj"), None)
             if pobj is None:
                 continue
