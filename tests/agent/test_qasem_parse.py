@@ -620,3 +620,60 @@ def test_instruments_in_er_or_are_things_not_people():
     got = qas("The sensor detected the leak.")
     assert ("detected", "what detected something?", "The sensor") in got, got
     assert ("praised", "who praised someone?", "The director") in qas("The director praised the actors.")
+
+
+def test_an_event_noun_without_arguments_in_a_time_phrase_is_asked_of_the_clause_subject():
+    # QANom asks such nouns all the same, answering with the clause's participant
+    got = qas("The bill was passed after a long debate.")
+    assert ("debate", "what was debated?", "The bill") in got, got
+    assert not any(p == "season" for p, _, _ in qas("The team was moved to Leeds after the season."))
+
+
+def test_a_denominal_destination_is_the_event_of_whoever_is_taken_there():
+    got = qas("A cyclist has been taken to hospital after a crash.")
+    assert ("hospital", "who was hospitalized?", "A cyclist") in got, got
+    assert ("hospital", "when was someone hospitalized?", "after a crash") in got, got
+    got = qas("Police took the driver to hospital.")
+    assert ("hospital", "who was hospitalized?", "the driver") in got, got
+    # a noun spelled as its verb ('school') or unrelated to one is no such event
+    assert not any(p == "school" for p, _, _ in qas("He went to school in Paris."))
+
+
+def test_a_plural_event_noun_spelled_as_its_verb_takes_a_place_compound():
+    got = qas("Residents were evacuated after the London blasts.")
+    assert any(p == "blasts" and a == "London" and q.startswith("where") for p, q, a in got), got
+    # singular nouns spelled as a verb stay things ('Cleveland radio')
+    assert not any(p == "radio" for p, _, _ in qas("He has worked in Cleveland radio since 1978."))
+
+
+def test_an_instruction_is_the_how_of_the_purpose_it_serves():
+    got = qas("Cut the tip of the triangle off to create a small hole in the center.")
+    assert any(p == "create" and q.startswith("how") and a == "Cut the tip of the triangle off" for p, q, a in got), got
+    got = qas("Unfold the paper and cut slits around the edges to create petals.")
+    assert any(p == "create" and q.startswith("how") and a == "Unfold the paper and cut slits around the edges"
+               for p, q, a in got), got
+    got = qas("To prepare for an eye exam, get some sleep and avoid screens.")
+    assert any(p == "prepare" and q.startswith("how") and a == "get some sleep and avoid screens" for p, q, a in got), got
+    # not a purpose under a verb with a subject of its own, nor a complement ('wants to stay')
+    assert not any(p == "identify" and q.startswith("how") for p, q, a in qas("He uses data to identify students."))
+    assert not any(p == "stay" and q.startswith("how") for p, q, a in qas("Try to stay calm."))
+
+
+def test_into_after_an_event_noun_names_what_it_is_about_unless_a_place():
+    got = qas("An investigation into the crash has been launched.")
+    assert ("investigation", "what was investigated?", "the crash") in got, got
+    assert not any(p == "investigation" and q.startswith("where") for p, q, _ in got), got
+    got = qas("Research into new treatments is continuing.")  # a noun spelled as its verb: an event with it
+    assert any(p == "Research" and a == "new treatments" for p, _, a in got), got
+    got = qas("The firm announced its expansion into Asia.")
+    assert any(p == "expansion" and q.startswith("where") and a == "into Asia" for p, q, a in got), got
+
+
+def test_a_fronted_place_or_date_frames_the_clauses_below_it():
+    got = qas("In California, people under 18 must wear a helmet while biking.")
+    assert any(p == "biking" and q.startswith("where") and a == "In California" for p, q, a in got), got
+    got = qas("In December 2022, it was reported that the couple were separating after ten years.")
+    assert any(p == "separating" and q.startswith("when") and a == "In December 2022" for p, q, a in got), got
+    # a setting that names no place or date stays the main verb's ('In the episode, ...')
+    got = qas("In the episode, Melinda tries to protect her son.")
+    assert not any(p == "protect" and a == "In the episode" for p, q, a in got), got

@@ -996,6 +996,9 @@ def verbal_args(verb: "Token") -> list[Arg]:
                 rng = _edges([t for t in c.subtree if t.i not in clauses])
                 if rng:
                     args.append(Arg("adjunct", c, rng, wh))
+    args.extend(_fronted_setting(verb))
+    if (means := _purpose_means(verb)) is not None:
+        args.append(Arg("adjunct", verb.head, means, "how"))
     if not any(a.role == "object" for a in args):
         # 'to institute and discontinue any proceedings': the verbs right before 'and' share the
         # object of the last one
@@ -1024,6 +1027,57 @@ def verbal_args(verb: "Token") -> list[Arg]:
                     if a.role == "adjunct" and a.rng[0] > conj.i and not any(o < a.rng[0] for o in objs):
                         args.append(a)
     return args
+
+
+def _fronted_setting(verb: "Token") -> list[Arg]:
+    """A place or time set before the sentence's subject and off by a comma ('In California, people
+    under 18 must wear a helmet while biking'; 'In December 2022, it was reported that they were
+    separating') frames every clause below it: the QASem parser asks it of the embedded verbs too."""
+    if verb.dep_ not in ("advcl", "ccomp", "xcomp", "conj") or verb.sent.root.i == verb.i:
+        return []
+    root = verb.sent.root
+    if not any(t.i == root.i for t in verb.ancestors):
+        return []
+    out = []
+    for c in root.children:
+        if c.dep_ != "prep" or c.i != verb.sent.start or c.right_edge.i + 1 >= len(verb.doc) \
+                or verb.doc[c.right_edge.i + 1].text != "," or c.right_edge.i >= verb.i:
+            continue
+        pobj = next((x for x in c.children if x.dep_ == "pobj"), None)
+        wh = prep_wh(c, root) if pobj is not None else None
+        named = pobj is not None and pobj.ent_type_ in (("GPE", "LOC", "FAC") if wh == "where" else ("DATE", "TIME"))
+        if wh in ("where", "when") and named and (rng := _edges(list(c.subtree))):
+            out.append(Arg("adjunct", pobj, rng, wh))
+    return out
+
+
+def _purpose_means(verb: "Token") -> tuple[int, int] | None:
+    """What an instruction says to do for a purpose is how the purpose is met ('Cut the tip off to
+    create a small hole': how is something created? -> Cut the tip off; 'To prepare for the exam,
+    get some sleep'): the QASem parser asks the purpose verb's *how* with the imperative clause it
+    serves, the imperatives coordinated with it included. Only for a purpose infinitive with no
+    subject of its own under an imperative."""
+    head = verb.head
+    fronted = verb.i < head.i and head.dep_ == "ROOT" and head.tag_ == "VB" and not any(
+        c.dep_ in SUBJ or c.dep_ in ("aux", "auxpass") for c in head.children) and all(
+        t.is_punct or t.i in {x.i for x in verb.subtree} for t in head.doc[head.sent.start:head.i])
+    if verb.dep_ not in ("advcl", "xcomp") or verb.tag_ != "VB" or head.i == verb.i \
+            or not (fronted or _imperative(head)) or not any(c.dep_ == "aux" and c.lower_ == "to" for c in verb.children) \
+            or any(c.dep_ in SUBJ or c.dep_ == "mark" for c in verb.children) or clause_wh(verb) != "why" \
+            or verb.dep_ == "xcomp" and not _circumstance_clause(verb, head):
+        return None
+    first = head
+    while first.dep_ == "conj" and first.head.i < first.i:
+        first = first.head
+    own = {t.i for t in verb.subtree}
+    words = [t for t in first.subtree if t.i not in own and not t.is_punct]
+    if verb.i < head.i:
+        words = [t for t in words if t.i > max(own)]
+    else:
+        words = [t for t in words if t.i < min(own)]
+    words = [t for t in words if (t.dep_ != "cc" or words.index(t) not in (0, len(words) - 1))
+             and not (t.i < first.i and (t.like_num or not t.text.isalnum()))]  # a list bullet: '3. Cut ...'
+    return _edges(words) if words else None
 
 
 def _clause_range(clause: "Token") -> tuple[int, int] | None:
@@ -1416,8 +1470,18 @@ def suffix_free_event(noun: "Token") -> bool:
     alone is not enough: 'his career', 'her eyes', 'their work' are things people have far more
     often than events (on dev, with the NOT_EVENTS list emptied to mimic unseen words, possessor-
     only nouns were almost all spurious predicates)."""
-    return any(c.dep_ == "prep" and (c.lower_ == "of" or c.lower_ == "for" and c.i > noun.i) for c in noun.children) \
-        or _light_verb(noun) is not None or _compound_patient(noun) is not None or _reported_clause(noun) is not None
+    return any(c.dep_ == "prep" and (c.lower_ == "of" or c.lower_ == "for" and c.i > noun.i
+                                     or c.i > noun.i and _inquiry_into(c)) for c in noun.children) \
+        or _light_verb(noun) is not None or _compound_patient(noun) is not None or _reported_clause(noun) is not None \
+        or noun.tag_ == "NNS" and _plural_event(noun)
+
+
+def _inquiry_into(prep: "Token") -> bool:
+    """'An investigation into the crash', 'an inquiry into the attack': 'into' with something that
+    is no place names what the event is about (what was investigated? -> the crash), not where it
+    happened; 'a move into new offices', 'expansion into Asia' keep their place."""
+    pobj = next((x for x in prep.children if x.dep_ == "pobj"), None)
+    return prep.lower_ == "into" and pobj is not None and not _is_place(pobj)
 
 
 def _noun_infinitive(noun: "Token") -> "Token | None":
@@ -1534,7 +1598,7 @@ def nominal_qas(noun: "Token", doc) -> list[ParsedQA]:
             q = f"{wh} {vf.past(verb)}?" if intransitive else f"{wh} {vf.past(verb)} something?"
             add(q, c, rng, "subject")
         elif c.dep_ == "compound" and c.i < noun.i and c.pos_ in ("NOUN", "PROPN") and (
-                _derived(noun) or c.i == getattr(_compound_patient(noun), "i", -1)):
+                _derived(noun) or c.i == getattr(_compound_patient(noun), "i", -1) or c.ent_type_ in ("GPE", "LOC")):
             wh = entity_wh(c)
             rng = _edges(list(c.subtree))
             if c.ent_type_ in ("GPE", "LOC"):  # 'the Tianjin explosions': where did something explode?
@@ -1544,7 +1608,8 @@ def nominal_qas(noun: "Token", doc) -> list[ParsedQA]:
                 add(f"{wh} {vf.past(verb)}?", c, rng, "subject")
             else:
                 add(f"{wh} was {vf.participle(verb)}?", c, rng, "object")
-        elif c.dep_ == "prep" and c.i > noun.i and c.lower_ in NOMINAL_PREPS and prep_wh(c, noun) not in ("when", "where"):
+        elif c.dep_ == "prep" and c.i > noun.i and (c.lower_ in NOMINAL_PREPS and prep_wh(c, noun) not in ("when", "where")
+                                                    or _inquiry_into(c)):
             pobj = next((x for x in c.children if x.dep_ == "pobj"), None)
             if pobj is None:
                 continue
@@ -1580,6 +1645,72 @@ def nominal_qas(noun: "Token", doc) -> list[ParsedQA]:
             add(f"{a.wh} was something {vf.participle(verb)}?" if not intransitive else
                 f"{a.wh} did something {verb}?", a.head, a.rng, "adjunct")
     return out
+
+
+def _clause_event_verb(noun: "Token") -> str | None:
+    """The verb of an event noun that has no argument of its own but whose clause says who took
+    part: the object of a time preposition with a determiner ('adjourned after a post-mortem
+    examination', 'elected ... after a close vote'), when NOMLEX lists the noun."""
+    if noun.dep_ != "pobj" or noun.tag_ != "NN" or is_person(noun):
+        return None
+    prep = noun.head
+    if prep.lower_ not in TIME_PREPS or prep.head.pos_ not in ("VERB", "AUX"):
+        return None
+    if not any(c.dep_ == "det" for c in noun.children) or any(
+            c.dep_ in ("poss", "prep", "compound", "relcl", "acl") for c in noun.children):
+        return None
+    low, lemma = noun.lower_, noun.lemma_.lower()
+    if lemma in NOT_EVENTS or low in NOT_EVENTS or not (deverbal.nomlex_listed(lemma) or deverbal.nomlex_listed(low)):
+        return None
+    return _catvar_verb(lemma) or _catvar_verb(low)
+
+
+def _denominal_destination(noun: "Token") -> str | None:
+    """A bare noun a verb of motion takes someone to, whose CatVar verb is the noun plus a suffix
+    ('airlifted to hospital' -> hospitalize): QANom reads it as that verb's event, done to whoever
+    was moved."""
+    if noun.dep_ != "pobj" or noun.tag_ != "NN" or list(noun.children) or noun.head.lower_ != "to" \
+            or noun.head.head.pos_ != "VERB" or noun.head.dep_ != "prep":
+        return None
+    verb = _catvar_verb(noun.lemma_.lower())
+    low = noun.lemma_.lower()
+    return verb if verb is not None and verb.startswith(low) and len(verb) > len(low) else None
+
+
+def clause_event_qas(noun: "Token", doc) -> list[ParsedQA]:
+    """QANom asks an event noun even when its phrase holds no argument, answering from the clause
+    around it: the subject of the verb a time phrase hangs on took part in the event ('The new
+    leader ... has been elected after a close vote': who did someone vote for? -> the new leader);
+    whoever a verb moves to a place named by a denominal noun undergoes that noun's verb ('A
+    paraglider has been airlifted to hospital after falling': who was hospitalized? -> A paraglider;
+    when? -> after falling), at the verb's time and for its cause."""
+    if (dest := _denominal_destination(noun)) is not None:
+        mover = noun.head.head
+        obj = next((c for c in mover.children if c.dep_ == "dobj"), None)
+        who = (obj, _phrase(obj)) if obj is not None else _subject_of(mover)
+        if who is None or who[1] is None or who[0].lower_ in _REL_PRONOUNS:
+            return []
+        text, at = _text(doc, who[1])
+        # whoever is taken to hospital is a person (or an animal): 'A paraglider' -> who, although the
+        # entity recogniser names no person
+        wh = "what" if who[0].ent_type_ in ("ORG", "GPE", "LOC", "FAC", "PRODUCT") else "who"
+        out = [ParsedQA(noun.text, "nominal", f"{wh} was {vf.participle(dest)}?", text, noun.idx, at, "object")]
+        for a in verbal_args(mover):
+            if a.role == "adjunct" and a.wh in ("when", "why") and a.rng[0] > noun.i:
+                text, at = _text(doc, a.rng)
+                out.append(ParsedQA(noun.text, "nominal", f"{a.wh} was someone {vf.participle(dest)}?", text, noun.idx,
+                                    at, "adjunct"))
+        return out
+    verb = _clause_event_verb(noun)
+    if verb is None:
+        return []
+    subj = _subject_of(noun.head.head)
+    if subj is None or subj[1] is None or subj[0].lower_ in _REL_PRONOUNS or subj[0].pos_ == "PRON" and subj[0].lower_ == "it":
+        return []
+    wh = entity_wh(subj[0], acting=True)
+    q = f"{wh} {vf.past(verb)}?" if verb in INTRANSITIVE else f"{wh} was {vf.participle(verb)}?"
+    text, at = _text(doc, subj[1])
+    return [ParsedQA(noun.text, "nominal", q, text, noun.idx, at, "subject" if verb in INTRANSITIVE else "object")]
 
 
 def agent_role_qas(noun: "Token", doc) -> list[ParsedQA]:
@@ -1942,7 +2073,8 @@ def read_qas(text: str) -> list[ParsedQA]:
         elif tok.pos_ == "NOUN" and (verb_qa := _imperative_read_as_compound(tok, doc)) is not None:
             out.append(verb_qa)
         elif tok.pos_ == "NOUN":
-            out.extend(title_qas(tok, doc) or nominal_qas(tok, doc) or agent_role_qas(tok, doc))
+            out.extend(title_qas(tok, doc) or nominal_qas(tok, doc) or agent_role_qas(tok, doc)
+                       or clause_event_qas(tok, doc))
         elif tok.dep_ == "amod" and tok.pos_ == "VERB":
             out.extend(participle_qas(tok, doc))
         elif tok.lower_ in PREPOSITION_VERBS and tok.dep_ == "prep":
