@@ -424,6 +424,8 @@ def _group(verb: "Token") -> VerbGroup:
     if verb.dep_ == "acomp" and verb.tag_ == "VBN" and verb.head.lemma_ == "be":
         be = verb.head  # 'Python is dynamically typed': a passive whose auxiliary is the copula
         head_aux = [_aux_word(c) for c in be.children if c.dep_ == "aux" and c.i < be.i and c.lower_ != "to"]
+        if not head_aux and be.lower_ in ("be", "being", "been"):
+            return VerbGroup(verb, [], True, negated)  # 'due to be term-limited': who was limited?, not 'who be'
         return VerbGroup(verb, head_aux + [_aux_word(be)], True, negated)
     if not aux and verb.tag_ == "VBN" and (verb.dep_ in ("acl", "relcl") or _postnominal_participle(verb)) \
             and not any(c.dep_ in SUBJ for c in verb.children):
@@ -492,6 +494,9 @@ def subject_form(g: VerbGroup) -> str:
         word = "never " + word
     elif _negation(g) == "not" and not g.aux:  # 'not' with no auxiliary: 'who does not know ...' reads 'doesn't know'
         return ("doesn't " if v.tag_ in ("VBZ", "VBP") else "didn't ") + v.lemma_.lower() + _particle(v)
+    if g.aux and g.aux[0] in ("do", "does", "did") and len(g.aux) == 1 and not g.negated and v.tag_ == "VB":
+        # emphatic 'do' ('The expedition did find ...'): what found something?, not 'what did find'
+        return (vf.past(v.lemma_) if g.aux[0] == "did" else vf.third_person(v.lemma_.lower())) + _particle(v)
     if g.aux:
         first, *rest = _singular_aux(g.aux)
         head, after = _negated_aux(first, g)
@@ -938,6 +943,8 @@ def verbal_args(verb: "Token") -> list[Arg]:
                 else:
                     args.append(Arg(role, c, rng, "what" if role == "complement" else entity_wh(c)))
                     args.extend(_inherited_purpose(c))
+        elif d == "ccomp" and _clause_of_intransitive(c, verb):
+            continue  # 'X was the only member ..., later a veteran died': no clause is what one dies
         elif d == "ccomp":
             rng = _complement_range(c)
             if rng:
@@ -1024,6 +1031,13 @@ def verbal_args(verb: "Token") -> list[Arg]:
                     if a.role == "adjunct" and a.rng[0] > conj.i and not any(o < a.rng[0] for o in objs):
                         args.append(a)
     return args
+
+
+def _clause_of_intransitive(clause: "Token", verb: "Token") -> bool:
+    """A clause the parser hung on a verb that takes no object or clause ('die', 'arrive', 'occur'),
+    mostly quoted speech read as its complement; not the clause an 'it' stands for ('it happened that')."""
+    return verb.lemma_.lower() in INTRANSITIVE and clause.head.i == verb.i \
+        and not any(c.dep_ == "expl" for c in verb.children)
 
 
 def _clause_range(clause: "Token") -> tuple[int, int] | None:
@@ -1265,7 +1279,7 @@ def copular_qas(be: "Token", doc) -> list[ParsedQA]:
     s_text, s_at = _text(doc, rng)
     wh = entity_wh(head, acting=True)
     aux = [c.lower_ for c in be.children if c.dep_ == "aux" and c.i < be.i and c.lower_ != "to"]
-    be_words = " ".join(aux + [be.lower_])
+    be_words = " ".join(aux + [_finite_be(be, aux)])
     out = []
     extraposed = head.dep_ in ("xcomp", "ccomp")  # 'It is likely | to rain': not in the question
     for comp in _complements(be):
@@ -1309,11 +1323,17 @@ def copular_qas(be: "Token", doc) -> list[ParsedQA]:
         if prng is None:
             continue
         p_text, p_at = _text(doc, prng)
-        lead = aux[0] if aux else be.lower_
+        lead = aux[0] if aux else _finite_be(be, aux)
         rest = " ".join(aux[1:] + [be.lower_]) if aux else ""
         q = f"{w} {lead} {ph} {rest + ' ' if rest else ''}{c_short}?"
         out.append(ParsedQA(be.text, "copular", q, p_text, be.idx, p_at, "adjunct"))
     return out
+
+
+def _finite_be(be: "Token", aux: list[str]) -> str:
+    """The copula as a question writes it: an infinitive or participle with no auxiliary of its own
+    ('to be able to determine that', 'being able') is asked in the present (who is able to ...?)."""
+    return "is" if not aux and be.lower_ in ("be", "being", "been") else be.lower_
 
 
 def _question_words(text: str) -> str:
@@ -1969,12 +1989,19 @@ def _before_quote(doc, text: str, start: int, end: int) -> int | None:
     ('she is | " gutted "', 'films such as | " The Virgin Suicides "'): no phrase of its own."""
     cut = text.find('"', start + 1, end)
     if cut < 0:
-        return end
+        return _before_trailing_comma(text, start, end)
     cut = len(text[:cut].rstrip())
     kept = [t for t in doc if start <= t.idx < cut]
     if not any(t.pos_ in _CONTENT_POS for t in kept) or kept[-1].pos_ in _DANGLING_POS:
         return None
-    return cut
+    return _before_trailing_comma(text, start, cut)
+
+
+def _before_trailing_comma(text: str, start: int, end: int) -> int | None:
+    """``end`` moved back over the comma, semicolon or colon an answer ends on (left where a phrase
+    was cut before a quotation mark: ``her daily show, | "The Show"``); None when nothing is left."""
+    end = start + len(text[start:end].rstrip().rstrip(",;:").rstrip())
+    return end if end > start else None
 
 
 _CONTENT_POS = frozenset({"NOUN", "PROPN", "PRON", "VERB", "ADJ", "NUM", "AUX"})
