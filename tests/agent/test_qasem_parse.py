@@ -651,3 +651,63 @@ def test_an_answer_never_ends_on_a_comma_left_before_a_quotation_mark():
     got = read_qas('In 2019 she began her weekly radio show, "The Morning Hour".')
     assert any(q.answer == "her weekly radio show" for q in got), got
     assert not any(q.answer.rstrip().endswith((",", ";", ":")) for q in got), got
+
+
+def test_take_place_and_take_part_are_one_predicate():
+    got = qas("The ceremony took place in 1921.")
+    assert ("took", "what took place?", "The ceremony") in got, got
+    assert ("took", "when did something take place?", "in 1921") in got, got
+    assert all(a != "place" for _, _, a in got), got
+    got = qas("She took part in the regatta.")
+    assert ("took", "what did someone take part in?", "the regatta") in got, got
+    assert ("took", "who took part?", "She") in got, got
+    # a determiner makes 'place' an ordinary object
+    assert ("took", "what did someone take?", "the first place") in qas("She took the first place.")
+
+
+def test_a_complex_preposition_is_not_a_preposition_and_its_noun():
+    got = qas("He was stopped in front of the gate.")
+    assert ("stopped", "where was someone stopped?", "in front of the gate") in got, got
+    assert all(p != "front" and a != "front of the gate" for p, _, a in got), got
+    got = qas("The town sold land in order to repair the church.")
+    assert ("sold", "why did something sell something?", "in order to repair the church") in got, got
+    assert all(a != "order" for _, _, a in got), got
+    got = qas("The lawyer spoke on behalf of the tenants.")
+    assert ("spoke", "what did someone speak on behalf of?", "the tenants") in got, got
+
+
+def test_a_fixed_adverbial_or_as_well_as_is_no_argument():
+    got = qas("The new rules are not working for the most part.")
+    assert all("most part" not in a for _, _, a in got), got
+    got = qas("The ban covered private schools as well as public ones.")
+    assert not any(a.endswith(("as well", "as well as")) for _, _, a in got), got
+
+
+def test_be_to_blame_is_a_passive():
+    got = qas("Prices rose sharply, and the mayor is to blame.")
+    assert ("blame", "who is blamed?", "the mayor") in got, got
+    got = qas("The drivers are not to blame for the delay.")
+    assert ("blame", "who isn't blamed?", "The drivers") in got, got
+    assert ("blame", "what isn't someone blamed for?", "the delay") in got, got
+
+
+def test_no_and_its_number_are_one_complement():
+    got = qas("Now the club is No. 4.")
+    assert any(p == "is" and q.endswith(" is No. 4?") and a == "the club" for p, q, a in got), got
+    assert not any(q.endswith((" No?", ". 4?")) and "No. 4" not in q for _, q, _ in got), got
+
+
+def test_a_fronted_time_phrase_is_no_subject():
+    got = qas("The next spring, the new bridge, built of steel, opened to traffic.")
+    assert all(a != "The next spring" for p, q, a in got if q.startswith(("what opened", "who opened"))), got
+
+
+def test_a_headline_says_has_no_subject_question():
+    got = qas('Says Governor Jane Doe "vetoed the school budget."')
+    assert not any(p == "Says" and q.startswith(("who says", "what says")) for p, q, _ in got), got
+    assert ("vetoed", "who vetoed something?", "Governor Jane Doe") in got, got
+
+
+def test_a_modal_alone_is_no_predicate():
+    got = qas("She sang as well as she could.")
+    assert all(p != "could" for p, _, _ in got), got
