@@ -56,12 +56,16 @@ def test_inflection_table_markup_and_gaps_never_reach_a_question():
 
 
 def test_an_answer_cut_before_a_quotation_mark_drops_the_comma_left_before_it():
-    from factgrain.agent.decompose.qasem import _without_trailing_comma
+    from factgrain.agent.decompose.qasem_parse import _before_trailing_comma
 
-    assert _without_trailing_comma("her daily SiriusXM show,") == "her daily SiriusXM show"
-    assert _without_trailing_comma("Joe Biden said, ") == "Joe Biden said"
-    assert _without_trailing_comma("in May, 2019") == "in May, 2019"
-    assert _without_trailing_comma(",") == ""
+    def cut(answer: str) -> str | None:
+        end = _before_trailing_comma(answer, 0, len(answer))
+        return None if end is None else answer[:end]
+
+    assert cut("her daily SiriusXM show,") == "her daily SiriusXM show"
+    assert cut("Joe Biden said, ") == "Joe Biden said"
+    assert cut("in May, 2019") == "in May, 2019"
+    assert cut(",") is None
 
 
 async def test_no_decomposed_answer_ends_on_a_comma():

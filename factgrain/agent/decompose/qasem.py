@@ -124,7 +124,7 @@ class QASemDecomposer(Decomposer):
         text = sentence.text
         drafts: list[Draft] = []
         for q in qasem_parse.read_qas(plain_quotes(text)):
-            answer = _without_trailing_comma(text[q.answer_start:q.answer_start + len(q.answer)])
+            answer = text[q.answer_start:q.answer_start + len(q.answer)]  # the reader drops a trailing comma
             if answer:
                 drafts.append((text[q.predicate_start:q.predicate_start + len(q.predicate)], q.predicate_type,
                                q.question, answer, q.predicate_start, q.answer_start))
@@ -161,12 +161,6 @@ class QASemDecomposer(Decomposer):
                 )
             )
         return units
-
-
-def _without_trailing_comma(answer: str) -> str:
-    """An answer without the comma, semicolon or colon it ends on: left where a phrase was cut
-    before a quotation mark (``her daily show, | "The Show"``, ``Joe Biden said, | "You know ..."``)."""
-    return answer.rstrip().rstrip(",;:").rstrip()
 
 
 def _exact(words: str, sentence: Sentence, at: int | None) -> Span | None:

@@ -134,6 +134,24 @@ ALWAYS_PLACE_PREPS = frozenset("at off near into onto inside outside across arou
                                "beside towards toward".split())
 MANNER_PREPS = frozenset("by via without like".split())
 TIME_MARKS = frozenset("after before when while since until till as once whenever".split())
+# English complex prepositions: a preposition, a bare noun and a second preposition (or 'to') that
+# work as one word ('in front of the house', 'in order to rebuild'), with the wh-word each is asked
+# with; '' for one kept in the question with its object as the answer (who did someone speak on
+# behalf of? -> the union).
+COMPLEX_PREPS = {("in", "front", "of"): "where", ("in", "back", "of"): "where", ("on", "top", "of"): "where",
+                 ("in", "order", "to"): "why", ("in", "order", "for"): "why", ("by", "means", "of"): "how",
+                 ("on", "behalf", "of"): "", ("in", "terms", "of"): "", ("in", "favor", "of"): "",
+                 ("in", "favour", "of"): "", ("in", "spite", "of"): "", ("in", "charge", "of"): "",
+                 ("with", "respect", "to"): "", ("with", "regard", "to"): "", ("in", "lieu", "of"): "",
+                 ("in", "search", "of"): "", ("in", "exchange", "for"): "", ("in", "response", "to"): ""}
+# Fixed adverbial phrases made of a preposition and a noun phrase: no argument of the verb.
+FIXED_ADVERBIALS = frozenset(("for the most part", "for example", "for instance", "in fact", "in general",
+                              "in particular", "in turn", "in short", "in effect", "in practice", "at least",
+                              "at most", "at all", "at first", "at last", "at once", "of course", "by far",
+                              "for the time being", "on the whole", "in addition", "on the other hand"))
+# Verb + bare noun idioms read as one predicate ('took place' -> what took place?).
+FIXED_OBJECTS = frozenset((("take", "place"), ("take", "part"), ("take", "effect"), ("take", "shape"),
+                           ("take", "care"), ("take", "advantage"), ("give", "birth"), ("make", "sense")))
 CAUSE_MARKS = frozenset("because since as".split())
 _YEAR = re.compile(r"^(1[0-9]{3}|20[0-9]{2})s?$")
 
@@ -151,11 +169,18 @@ def _edges(tokens: list["Token"]) -> tuple[int, int] | None:
     toks = sorted(tokens, key=lambda t: t.i)
     while toks and (_edge_junk(toks[0]) or toks[0].dep_ in ("cc", "mark") and toks[0].lower_ in ("and", "or", "but")):
         toks.pop(0)
-    while toks and (_edge_junk(toks[-1]) or toks[-1].dep_ == "cc"):
+    while toks and (_edge_junk(toks[-1]) or toks[-1].dep_ == "cc" or _as_well_as(toks[-1])):
         toks.pop()
     if not toks:
         return None
     return toks[0].i, toks[-1].i
+
+
+def _as_well_as(tok: "Token") -> bool:
+    """A word of the complex conjunction 'as well as' (an answer does not end on 'unions as well')."""
+    doc = tok.doc
+    return any(0 <= s and s + 2 < len(doc) and [t.lower_ for t in doc[s:s + 3]] == ["as", "well", "as"]
+               for s in range(tok.i - 2, tok.i + 1))
 
 
 def _edge_junk(tok: "Token") -> bool:
@@ -424,6 +449,8 @@ def _group(verb: "Token") -> VerbGroup:
     if verb.dep_ == "acomp" and verb.tag_ == "VBN" and verb.head.lemma_ == "be":
         be = verb.head  # 'Python is dynamically typed': a passive whose auxiliary is the copula
         head_aux = [_aux_word(c) for c in be.children if c.dep_ == "aux" and c.i < be.i and c.lower_ != "to"]
+        if not head_aux and be.lower_ in ("be", "being", "been"):
+            return VerbGroup(verb, [], True, negated)  # 'due to be term-limited': who was limited?, not 'who be'
         return VerbGroup(verb, head_aux + [_aux_word(be)], True, negated)
     if not aux and verb.tag_ == "VBN" and (verb.dep_ in ("acl", "relcl") or _postnominal_participle(verb)) \
             and not any(c.dep_ in SUBJ for c in verb.children):
@@ -432,7 +459,17 @@ def _group(verb: "Token") -> VerbGroup:
         aux = [a for a in aux if a.lower_ not in ("be", "have")]  # 'for it to be erected': was erected
     if _imperative(verb):
         return VerbGroup(verb, ["should"], passive, negated)  # 'Keep yourself busy': what should someone keep?
+    if _to_blame(verb):  # 'the president is to blame': who is blamed?
+        be = verb.head
+        be_aux = [_aux_word(c) for c in be.children if c.dep_ == "aux" and c.i < be.i and c.lower_ != "to"]
+        return VerbGroup(verb, be_aux + [_aux_word(be)], True, negated or any(c.dep_ == "neg" for c in be.children))
     return VerbGroup(verb, [_aux_word(a) for a in aux], passive, negated)
+
+
+def _to_blame(verb: "Token") -> bool:
+    """'be to blame' ('the president is to blame for ...'): a passive, the one blamed is the subject."""
+    return verb.lemma_.lower() == "blame" and verb.tag_ == "VB" and verb.dep_ == "xcomp" and verb.head.lemma_ == "be" \
+        and any(c.dep_ == "aux" and c.lower_ == "to" for c in verb.children) and not any(c.dep_ in OBJ for c in verb.children)
 
 
 def _imperative(verb: "Token") -> bool:
@@ -448,8 +485,32 @@ def _finite(g: VerbGroup) -> bool:
 
 
 def _particle(verb: "Token") -> str:
-    prt = [c.lower_ for c in verb.children if c.dep_ == "prt"]
+    prt = [c.lower_ for c in verb.children if c.dep_ == "prt" or _fixed_object(c)]
     return (" " + " ".join(prt)) if prt else ""
+
+
+def _fixed_object(obj: "Token") -> bool:
+    """The bare noun of a verb idiom ('took place', 'took part in'): part of the predicate, no object."""
+    return obj.dep_ == "dobj" and (obj.head.lemma_.lower(), obj.lower_) in FIXED_OBJECTS and obj.i == obj.head.i + 1 \
+        and not any(c.dep_ in ("det", "poss", "amod", "compound", "nummod") for c in obj.children)
+
+
+def _complex_preposition(prep: "Token") -> tuple[str, int] | None:
+    """(wh, index of the last word) of a complex preposition opened by ``prep`` ('in front of',
+    'in order to'), or None."""
+    doc = prep.doc
+    if prep.i + 2 >= len(doc):
+        return None
+    noun, last = doc[prep.i + 1], doc[prep.i + 2]
+    wh = COMPLEX_PREPS.get((prep.lower_, noun.lower_, last.lower_))
+    if wh is None or noun.head.i != prep.i or any(c.dep_ in ("det", "poss", "amod") for c in noun.children):
+        return None
+    return wh, last.i
+
+
+def _fixed_adverbial(prep: "Token") -> bool:
+    """'for the most part', 'for example': a fixed phrase, not a preposition and its object."""
+    return " ".join(t.lower_ for t in prep.subtree) in FIXED_ADVERBIALS
 
 
 # QA-SRL's placeholders ('someone', 'something') are singular: a plural finite verb or auxiliary of
@@ -487,11 +548,14 @@ def _negated_aux(aux: str, g: VerbGroup) -> tuple[str, list[str]]:
 def subject_form(g: VerbGroup) -> str:
     """The verb group as it reads after a wh-subject: 'has been opened', 'died', 'finished'."""
     v = g.verb
-    word = v.lower_ + _particle(v)
+    word = (vf.participle(v.lemma_) if _to_blame(v) else v.lower_) + _particle(v)
     if _negation(g) == "never":
         word = "never " + word
     elif _negation(g) == "not" and not g.aux:  # 'not' with no auxiliary: 'who does not know ...' reads 'doesn't know'
         return ("doesn't " if v.tag_ in ("VBZ", "VBP") else "didn't ") + v.lemma_.lower() + _particle(v)
+    if g.aux and g.aux[0] in ("do", "does", "did") and len(g.aux) == 1 and not g.negated and v.tag_ == "VB":
+        # emphatic 'do' ('The expedition did find ...'): what found something?, not 'what did find'
+        return (vf.past(v.lemma_) if g.aux[0] == "did" else vf.third_person(v.lemma_.lower())) + _particle(v)
     if g.aux:
         first, *rest = _singular_aux(g.aux)
         head, after = _negated_aux(first, g)
@@ -510,7 +574,7 @@ def inverted_form(g: VerbGroup, placeholder: str) -> str:
     about a non-subject: 'did someone establish', 'has someone been released', 'will someone miss'."""
     v = g.verb
     neg = _negation(g)
-    word = ("never " if neg == "never" else "") + v.lower_ + _particle(v)
+    word = ("never " if neg == "never" else "") + (vf.participle(v.lemma_) if _to_blame(v) else v.lower_) + _particle(v)
     if g.aux:
         first, *rest = _singular_aux(g.aux)
         head, after = _negated_aux(first, g)
@@ -552,7 +616,19 @@ def _subject_of(verb: "Token", depth: int = 0) -> tuple["Token", tuple[int, int]
     has none of its own."""
     if depth > 6:
         return None
+    if _headline_says(verb):
+        return None  # 'Says President Obama "appointed ..."': a headline, whose sayer is not named
+    if verb.dep_ == "ccomp" and _headline_says(verb.head) and not any(c.dep_ in SUBJ for c in verb.children):
+        said = next((c for c in verb.head.children if c.dep_ == "nsubj" and c.i > verb.head.i), None)
+        if said is not None and said.i < verb.i and (rng := _phrase(said)):
+            return said, rng  # what the headline says: President Obama appointed ...
     for c in verb.children:
+        if c.dep_ in SUBJ and _fronted_time(c):
+            # 'The following month, the first single ... reached ...': a time, not a subject; the
+            # phrase after its comma (read as its apposition) is
+            ap = next((a for a in c.children if a.dep_ == "appos"), None)
+            rng = _phrase(ap) if ap is not None else None
+            return (ap, rng) if rng else None
         if c.dep_ in SUBJ:
             clause = _extraposed(c)
             if clause is not None:
@@ -570,6 +646,9 @@ def _subject_of(verb: "Token", depth: int = 0) -> tuple["Token", tuple[int, int]
             rng = _phrase(c)
             return (c, rng) if rng else None
     dep, head = verb.dep_, verb.head
+    if dep == "acl" and head.dep_ == "pobj" and (found := _complex_preposition(head.head)) is not None \
+            and found[0] == "why" and head.head.head.pos_ in ("VERB", "AUX"):
+        return _subject_of(head.head.head, depth + 1)  # 'offered funds in order to rebuild': the city rebuilds
     if _postnominal_participle(verb):
         return head, _edges([t for t in head.subtree if t.i < verb.i])  # 'Adults aged 18': the adults
     if dep in ("relcl", "acl") and head.pos_ in ("NOUN", "PROPN", "PRON", "NUM"):
@@ -625,6 +704,18 @@ def _subject_of(verb: "Token", depth: int = 0) -> tuple["Token", tuple[int, int]
         if up is not None:
             return _subject_of(up, depth + 1)
     return None
+
+
+def _headline_says(verb: "Token") -> bool:
+    """A headline's opening 'Says' / 'Said' with no subject before it ('Says Obama appointed ...')."""
+    return verb.text in ("Says", "Said") and verb.i == verb.sent.start and verb.pos_ == "VERB"
+
+
+def _fronted_time(subj: "Token") -> bool:
+    """A time noun phrase opening the sentence and set off by a comma ('The following month, ...')."""
+    doc = subj.doc
+    return subj.left_edge.i == subj.sent.start and subj.i + 1 < len(doc) and doc[subj.i + 1].text == "," \
+        and subj.pos_ in ("NOUN", "PROPN") and (subj.ent_type_ in ("DATE", "TIME") or _is_time(subj))
 
 
 def _for_gerund_doer(prep: "Token") -> "Token | None":
@@ -890,8 +981,8 @@ def verbal_args(verb: "Token") -> list[Arg]:
     for c in verb.children:
         d = c.dep_
         if d in OBJ and c.lower_ not in _REL_PRONOUNS:
-            if _glued_to_previous(c):
-                continue  # the 'm' of '£1m', read with the '1' before it
+            if _glued_to_previous(c) or _fixed_object(c):
+                continue  # the 'm' of '£1m', read with the '1' before it; the 'place' of 'took place'
             rng, lifted = _lift_circumstances(c, verb)
             args.extend(lifted)
             if rng:
@@ -938,11 +1029,15 @@ def verbal_args(verb: "Token") -> list[Arg]:
                 else:
                     args.append(Arg(role, c, rng, "what" if role == "complement" else entity_wh(c)))
                     args.extend(_inherited_purpose(c))
+        elif d == "ccomp" and _clause_of_intransitive(c, verb):
+            continue  # 'X was the only member ..., later a veteran died': no clause is what one dies
         elif d == "ccomp":
             rng = _complement_range(c)
             if rng:
                 args.append(Arg("clause", c, rng, "what"))
                 args.extend(_inherited_purpose(c))
+        elif d == "prep" and (_fixed_adverbial(c) or _complex_preposition(c) is not None):
+            args.extend(_complex_preposition_args(c))
         elif d == "prep":
             pobj = next((x for x in c.children if x.dep_ in ("pobj", "pcomp")), None)
             if pobj is None:
@@ -1078,6 +1173,32 @@ def _purpose_means(verb: "Token") -> tuple[int, int] | None:
     words = [t for t in words if (t.dep_ != "cc" or words.index(t) not in (0, len(words) - 1))
              and not (t.i < first.i and (t.like_num or not t.text.isalnum()))]  # a list bullet: '3. Cut ...'
     return _edges(words) if words else None
+
+
+def _complex_preposition_args(prep: "Token") -> list[Arg]:
+    """The argument of a complex preposition ('in front of his house': where; 'on behalf of the
+    union': asked with its words); none for a fixed adverbial ('for the most part')."""
+    found = _complex_preposition(prep) if not _fixed_adverbial(prep) else None
+    if found is None:
+        return []
+    wh, last = found
+    if wh:
+        rng = _edges(list(prep.subtree))
+        return [Arg("adjunct", prep, rng, wh)] if rng else []
+    rest = [t for t in prep.subtree if t.i > last]
+    rng = _edges(rest)
+    if not rng:
+        return []
+    head = min((t for t in rest), key=lambda t: len(list(t.ancestors)))
+    words = " ".join(t.lower_ for t in prep.doc[prep.i:last + 1])
+    return [Arg("prep-object", head, rng, "what" if not is_person(head) else "who", prep=words)]
+
+
+def _clause_of_intransitive(clause: "Token", verb: "Token") -> bool:
+    """A clause the parser hung on a verb that takes no object or clause ('die', 'arrive', 'occur'),
+    mostly quoted speech read as its complement; not the clause an 'it' stands for ('it happened that')."""
+    return verb.lemma_.lower() in INTRANSITIVE and clause.head.i == verb.i \
+        and not any(c.dep_ == "expl" for c in verb.children)
 
 
 def _clause_range(clause: "Token") -> tuple[int, int] | None:
@@ -1266,7 +1387,7 @@ def verbal_questions(verb: "Token", args: list[Arg]) -> list[tuple[str, Arg]]:
 def _complements(be: "Token") -> list["Token"]:
     """The copula's complements: 'a friend of Plutarch, a philosopher, historian and essayist'
     gives one per coordinated or apposed description."""
-    first = [c for c in be.children if c.dep_ in ("attr", "acomp") and c.i > be.i]
+    first = [c for c in be.children if c.dep_ in ("attr", "acomp") and c.i > be.i and not _numbered(c.doc[c.i - 1])]
     if not first and (prep := _prep_complement(be)) is not None:
         return [prep]  # 'Her first marriage was to Ardeshir Zahedi'
     out: list["Token"] = []
@@ -1319,11 +1440,12 @@ def copular_qas(be: "Token", doc) -> list[ParsedQA]:
     s_text, s_at = _text(doc, rng)
     wh = entity_wh(head, acting=True)
     aux = [c.lower_ for c in be.children if c.dep_ == "aux" and c.i < be.i and c.lower_ != "to"]
-    be_words = " ".join(aux + [be.lower_])
+    be_words = " ".join(aux + [_finite_be(be, aux)])
     out = []
     extraposed = head.dep_ in ("xcomp", "ccomp")  # 'It is likely | to rain': not in the question
     for comp in _complements(be):
         crng = _phrase(comp, drop=("conj", "cc") + (("xcomp", "ccomp") if extraposed else ()), cut_clauses=True)
+        crng = (comp.i, comp.i + 2) if _numbered(comp) else crng  # 'we are No. 11': one complement
         if crng is None or crng[1] - crng[0] > 14:
             crng = (comp.i, comp.i) if crng is None else (crng[0], min(crng[1], crng[0] + 14))
         c_text, _ = _text(doc, crng)
@@ -1350,6 +1472,8 @@ def copular_qas(be: "Token", doc) -> list[ParsedQA]:
                 out.append(ParsedQA(be.text, "copular", f"{wh} {be_words} {adj.text}?", s_text, be.idx, s_at, "subject"))
     first = _complements(be)[0]
     c_short = _question_words(_text(doc, _phrase(first, drop=("conj", "cc", "prep", "relcl", "acl")) or (first.i, first.i))[0])
+    if _numbered(first):
+        c_short = _question_words(_text(doc, (first.i, first.i + 2))[0])  # 'No. 3', not 'No'
     ph = "someone" if wh == "who" else "something"
     # a place or time on the copula itself ('was unanimous in 2019'); one on the complement is
     # already in the question ('a host in Cleveland'), and asking it again only repeats it
@@ -1363,11 +1487,24 @@ def copular_qas(be: "Token", doc) -> list[ParsedQA]:
         if prng is None:
             continue
         p_text, p_at = _text(doc, prng)
-        lead = aux[0] if aux else be.lower_
+        lead = aux[0] if aux else _finite_be(be, aux)
         rest = " ".join(aux[1:] + [be.lower_]) if aux else ""
         q = f"{w} {lead} {ph} {rest + ' ' if rest else ''}{c_short}?"
         out.append(ParsedQA(be.text, "copular", q, p_text, be.idx, p_at, "adjunct"))
     return out
+
+
+def _numbered(tok: "Token") -> bool:
+    """'No' of 'No. 11', which the tokenizer splits into 'No', '.', '11'."""
+    doc = tok.doc
+    return tok.text in ("No", "no", "Nos", "nos") and tok.i + 2 < len(doc) and doc[tok.i + 1].text == "." \
+        and not tok.whitespace_ and doc[tok.i + 2].like_num
+
+
+def _finite_be(be: "Token", aux: list[str]) -> str:
+    """The copula as a question writes it: an infinitive or participle with no auxiliary of its own
+    ('to be able to determine that', 'being able') is asked in the present (who is able to ...?)."""
+    return "is" if not aux and be.lower_ in ("be", "being", "been") else be.lower_
 
 
 def _question_words(text: str) -> str:
@@ -1919,6 +2056,8 @@ def _is_predicate_verb(tok: "Token") -> bool:
         return False
     if tok.dep_ in _SKIP_VERB_DEPS and not _postnominal_participle(tok):
         return False
+    if tok.tag_ == "MD":
+        return False  # a modal whose verb the parse left out ('as well as she could'): no 'who coulded?'
     if tok.ent_type_ in ("PERSON", "ORG", "WORK_OF_ART", "GPE", "FAC", "EVENT", "LOC", "PRODUCT") \
             and tok.text[:1].isupper() and not _opens_clause(tok):
         return False  # part of a name ('Knots Landing'); not a sentence's first word ('Keep ...')
@@ -2070,6 +2209,8 @@ def read_qas(text: str) -> list[ParsedQA]:
             for q, a in verbal_questions(tok, args):
                 ans, at = _text(doc, a.rng)
                 out.append(ParsedQA(p_text, "verbal", q, ans, p_at, at, a.role))
+        elif tok.pos_ == "NOUN" and _in_fixed_phrase(tok):
+            continue  # the 'front' of 'in front of', the 'place' of 'took place': no event
         elif tok.pos_ == "NOUN" and (verb_qa := _imperative_read_as_compound(tok, doc)) is not None:
             out.append(verb_qa)
         elif tok.pos_ == "NOUN":
@@ -2093,6 +2234,13 @@ def read_qas(text: str) -> list[ParsedQA]:
     return res
 
 
+def _in_fixed_phrase(noun: "Token") -> bool:
+    """The noun of a verb idiom, a complex preposition or a fixed adverbial ('took place', 'in
+    front of', 'for the most part')."""
+    return _fixed_object(noun) or (noun.dep_ == "pobj" and (
+        _complex_preposition(noun.head) is not None or _fixed_adverbial(noun.head)))
+
+
 def _before_quote(doc, text: str, start: int, end: int) -> int | None:
     """Where an answer ends: before a quotation mark inside it, as the QASem parser's answers do
     (on dev 1 of its 1,542 answers holds one: 'he is relishing the prospect ... after feeling |
@@ -2101,12 +2249,19 @@ def _before_quote(doc, text: str, start: int, end: int) -> int | None:
     ('she is | " gutted "', 'films such as | " The Virgin Suicides "'): no phrase of its own."""
     cut = text.find('"', start + 1, end)
     if cut < 0:
-        return end
+        return _before_trailing_comma(text, start, end)
     cut = len(text[:cut].rstrip())
     kept = [t for t in doc if start <= t.idx < cut]
     if not any(t.pos_ in _CONTENT_POS for t in kept) or kept[-1].pos_ in _DANGLING_POS:
         return None
-    return cut
+    return _before_trailing_comma(text, start, cut)
+
+
+def _before_trailing_comma(text: str, start: int, end: int) -> int | None:
+    """``end`` moved back over the comma, semicolon or colon an answer ends on (left where a phrase
+    was cut before a quotation mark: ``her daily show, | "The Show"``); None when nothing is left."""
+    end = start + len(text[start:end].rstrip().rstrip(",;:").rstrip())
+    return end if end > start else None
 
 
 _CONTENT_POS = frozenset({"NOUN", "PROPN", "PRON", "VERB", "ADJ", "NUM", "AUX"})
