@@ -411,3 +411,18 @@ def test_a_fact_without_object_is_shown_without_an_empty_slot():
     assert died.parts() == ["Marie Curie", "died"]
     won = HyperRelationalFact(id="s0.u1", sentence_index=0, subject="She", relation="won", object="the prize")
     assert won.triple() == "(She; won; the prize)"
+
+
+async def test_offline_a_source_qualifier_is_checked_on_who_says_it_not_on_according_to():
+    # 'According to police' must not be half found in 'According to investigators'
+    text = "According to police, the bridge collapsed in August 2018 because of an earthquake."
+    ref = ("The bridge collapsed on 14 August 2018. According to investigators, the collapse was caused by "
+           "corrosion of the steel cables.")
+    backend = ScriptedBackend(handler=lambda req: pytest.fail("the offline path should make no call"))
+    report = await Evaluator(backend, method="triqua", verifier="lexical", span_mode="parse").acheck(text, ref)
+    fact = next(r for r in report.results if r.unit.relation == "collapsed")
+    by_value = {fact.unit.qualifiers[int(v.component.split(":")[1])].value: v
+                for v in fact.verdicts if v.component.startswith("qualifier:")}
+    assert by_value["According to police"].label == "unsupported", by_value
+    assert by_value["because of an earthquake"].label == "unsupported", by_value
+    assert "base" not in fact.failing_components
