@@ -245,8 +245,10 @@ def _text(doc, rng: tuple[int, int]) -> tuple[str, int]:
 
 def _nominal_head(tok: "Token") -> "Token":
     """The noun a phrase is about: a coordination's first member, a quantity's noun."""
-    if tok.lower_ in ("one", "some", "many", "all", "most", "each", "none", "several") and any(
+    if (tok.lower_ in ("one", "some", "many", "all", "most", "each", "none", "several", "percent", "%", "dozens",
+                       "hundreds", "thousands", "millions") or tok.like_num) and any(
             c.dep_ == "prep" and c.lower_ == "of" for c in tok.children):
+        # '56 percent of kids', '50 million of those people': a share of a group is that group
         of = next(c for c in tok.children if c.dep_ == "prep" and c.lower_ == "of")
         pobj = next((c for c in of.children if c.dep_ == "pobj"), None)
         if pobj is not None:
@@ -422,6 +424,8 @@ _CLITIC = {("'m", "be"): "am", ("'re", "be"): "are", ("'ve", "have"): "have", ("
 
 
 def _aux_word(tok: "Token") -> str:
+    if tok.lower_ == "having":
+        return "had"  # 'Having finished the race, she ...': who had finished something?
     if tok.lower_ in ("'s", "'d"):  # before a past participle "'s" is has ('s been) and "'d" is had ('d left)
         nxt = tok.doc[tok.i + 1] if tok.i + 1 < len(tok.doc) else None
         while nxt is not None and nxt.dep_ == "neg" and nxt.i + 1 < len(tok.doc):
@@ -455,6 +459,9 @@ def _group(verb: "Token") -> VerbGroup:
     if not aux and verb.tag_ == "VBN" and (verb.dep_ in ("acl", "relcl") or _postnominal_participle(verb)) \
             and not any(c.dep_ in SUBJ for c in verb.children):
         passive = True  # 'a man kidnapped by militants'
+    if not aux and verb.tag_ == "VBN" and verb.dep_ == "advcl" \
+            and not any(c.dep_ in SUBJ or c.dep_ == "aux" for c in verb.children):
+        passive = True  # 'Dubbed the X, the group ...', 'when judged by ...': a participle clause is passive
     if any(c.dep_ == "aux" and c.lower_ == "to" for c in verb.children):
         aux = [a for a in aux if a.lower_ not in ("be", "have")]  # 'for it to be erected': was erected
     if _imperative(verb):
@@ -1504,7 +1511,13 @@ def _numbered(tok: "Token") -> bool:
 def _finite_be(be: "Token", aux: list[str]) -> str:
     """The copula as a question writes it: an infinitive or participle with no auxiliary of its own
     ('to be able to determine that', 'being able') is asked in the present (who is able to ...?)."""
-    return "is" if not aux and be.lower_ in ("be", "being", "been") else be.lower_
+    if not aux and be.lower_ in ("be", "being", "been"):
+        return "is"
+    if be.lower_ in ("'m", "am"):
+        return "is"  # the wh-word is the subject, so 'I'm one of them' asks who is one of them?
+    if be.lower_ in ("'re", "'s"):
+        return _aux_word(be)  # a clitic copula is asked in full: "We're the ones" -> who are the ones?
+    return be.lower_
 
 
 def _question_words(text: str) -> str:
@@ -1844,8 +1857,12 @@ def clause_event_qas(noun: "Token", doc) -> list[ParsedQA]:
     subj = _subject_of(noun.head.head)
     if subj is None or subj[1] is None or subj[0].lower_ in _REL_PRONOUNS or subj[0].pos_ == "PRON" and subj[0].lower_ == "it":
         return []
+    # The clause does not say which part its subject played in the event: 'elected after a close vote'
+    # (voted for), 'arrested after the attack' (the attacker), 'approved the plan after a long debate'
+    # (the debaters). The question says only that it took part, in the words of the sentence.
     wh = entity_wh(subj[0], acting=True)
-    q = f"{wh} {vf.past(verb)}?" if verb in INTRANSITIVE else f"{wh} was {vf.participle(verb)}?"
+    event = " ".join(t.text for t in noun.subtree)
+    q = f"{wh} was involved in {event}?"
     text, at = _text(doc, subj[1])
     return [ParsedQA(noun.text, "nominal", q, text, noun.idx, at, "subject" if verb in INTRANSITIVE else "object")]
 
