@@ -804,3 +804,25 @@ def test_a_share_of_a_group_is_asked_as_the_group():
     assert ("oppose", "who opposes something?", "Forty percent of the nurses") in got, got
     got = qas("About 3 million of those drivers renew their licences each year.")
     assert any(p == "renew" and q.startswith("who renews") for p, q, _ in got), got
+
+
+def test_a_headline_says_reports_a_clause_not_a_name_or_a_purpose():
+    got = qas('Says Senator Jane Roe "cast the final vote to block the new rule."')
+    assert not any(p == "Says" for p, _, _ in got), got  # 'what does something say? -> Senator Jane Roe'
+    assert ("cast", "who cast something?", "Senator Jane Roe") in got, got
+    got = qas("Says the mayor has raised the parking fees.")
+    assert ("Says", "what does something say?", "the mayor has raised the parking fees") in got, got
+
+
+def test_a_fronted_time_is_the_report_s_not_the_reported_event_s():
+    got = qas("In 2019, the newspaper reported that the band recorded a live album.")
+    assert ("reported", "when did something report something?", "In 2019") in got, got
+    assert not any(p == "recorded" and q.startswith("when") for p, q, _ in got), got
+    # with no speaker ('it was reported that ...') the time still frames the reported clause
+    got = qas("In May 2020, it was reported that they were moving.")
+    assert any(p == "moving" and q.startswith("when") and a == "In May 2020" for p, q, a in got), got
+
+
+def test_a_wh_pronoun_alone_is_no_answer():
+    got = qas("Do you know who paid for the new roof?")
+    assert not any(a.lower() == "who" for _, _, a in got), got

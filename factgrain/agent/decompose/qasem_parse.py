@@ -718,6 +718,20 @@ def _headline_says(verb: "Token") -> bool:
     return verb.text in ("Says", "Said") and verb.i == verb.sent.start and verb.pos_ == "VERB"
 
 
+def _headline_said(arg) -> bool:
+    """What a headline's 'Says' reports is a clause: a name alone ('Says Jane Doe "voted to ..."',
+    where the parser takes the name for the object and hangs the rest elsewhere) or its purpose
+    ('why does something say something? -> to kill ...') is no part of it."""
+    if arg.role not in ("clause", "object") or arg.wh != "what":
+        return False
+    for t in arg.head.doc[arg.rng[0]:arg.rng[1] + 1]:
+        if t.text == '"':
+            return False  # the answer ends before a quotation mark (_before_quote): a name alone is left
+        if t.pos_ in ("VERB", "AUX"):
+            return True
+    return False
+
+
 def _fronted_time(subj: "Token") -> bool:
     """A time noun phrase opening the sentence and set off by a comma ('The following month, ...')."""
     doc = subj.doc
@@ -1148,9 +1162,25 @@ def _fronted_setting(verb: "Token") -> list[Arg]:
         pobj = next((x for x in c.children if x.dep_ == "pobj"), None)
         wh = prep_wh(c, root) if pobj is not None else None
         named = pobj is not None and pobj.ent_type_ in (("GPE", "LOC", "FAC") if wh == "where" else ("DATE", "TIME"))
+        if wh == "when" and _reported_under(verb, root):
+            continue  # 'In 2014, the paper reported that she recorded ...': the time of the report
         if wh in ("where", "when") and named and (rng := _edges(list(c.subtree))):
             out.append(Arg("adjunct", pobj, rng, wh))
     return out
+
+
+def _reported_under(verb: "Token", root: "Token") -> bool:
+    """``verb`` lies in a clause reported by ``root``, a verb with a subject of its own that is no
+    expletive 'it' ('the club announced that the player had left'): a time set before the sentence
+    is when it was said, not when it happened (with 'it was reported that ...' the report has no
+    speaker and the time stands for both, as the QASem parser reads it)."""
+    t = verb
+    while t.head.i != t.i and t.head.i != root.i:
+        t = t.head
+    if t.dep_ != "ccomp" or t.head.i != root.i:
+        return False
+    subj = next((c for c in root.children if c.dep_ in SUBJ), None)
+    return subj is not None and subj.lower_ != "it" and subj.dep_ != "expl"
 
 
 def _purpose_means(verb: "Token") -> tuple[int, int] | None:
@@ -2223,6 +2253,8 @@ def read_qas(text: str) -> list[ParsedQA]:
                 out.extend(participle_preposition_qas(tok, lemma, doc))  # 'charged following a stabbing'
                 continue
             p_text, p_at = _hyphenated(tok)
+            if _headline_says(tok):
+                args = [a for a in args if _headline_said(a)]
             for q, a in verbal_questions(tok, args):
                 ans, at = _text(doc, a.rng)
                 out.append(ParsedQA(p_text, "verbal", q, ans, p_at, at, a.role))
@@ -2247,6 +2279,8 @@ def read_qas(text: str) -> list[ParsedQA]:
         a_at, a_end = _with_prefix(text, q.answer_start), q.answer_start + len(q.answer)
         if (a_end := _before_quote(doc, text, a_at, a_end)) is None:
             continue
+        if text[a_at:a_end].lower() in _WH_ALONE:
+            continue  # a relative or wh-pronoun whose antecedent was not found ('who voted? -> who') says nothing
         res.append(ParsedQA(text[p_at:p_end], q.predicate_type, q.question, text[a_at:a_end], p_at, a_at, q.role))
     return res
 
@@ -2281,6 +2315,7 @@ def _before_trailing_comma(text: str, start: int, end: int) -> int | None:
     return end if end > start else None
 
 
+_WH_ALONE = frozenset("who whom which what whoever whatever".split())
 _CONTENT_POS = frozenset({"NOUN", "PROPN", "PRON", "VERB", "ADJ", "NUM", "AUX"})
 _DANGLING_POS = frozenset({"ADP", "DET", "AUX", "PART", "CCONJ", "SCONJ"})
 
