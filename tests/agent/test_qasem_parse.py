@@ -826,3 +826,12 @@ def test_a_fronted_time_is_the_report_s_not_the_reported_event_s():
 def test_a_wh_pronoun_alone_is_no_answer():
     got = qas("Do you know who paid for the new roof?")
     assert not any(a.lower() == "who" for _, _, a in got), got
+
+
+def test_a_lifted_time_phrase_and_a_manner_phrase_give_up_their_place_and_date():
+    got = qas("The boxer met his rival in a title fight on May 2, 2015 in Denver, Colorado.")
+    assert any(p == "met" and q.startswith("when") and a == "on May 2, 2015" for p, q, a in got), got
+    assert any(p == "met" and q.startswith("where") and a == "in Denver, Colorado" for p, q, a in got), got
+    got = qas("The film was shown on television for the first time on March 3, 1999.")
+    assert any(p == "shown" and q.startswith("how") and a == "for the first time" for p, q, a in got), got
+    assert any(p == "shown" and q.startswith("when") and a == "on March 3, 1999" for p, q, a in got), got

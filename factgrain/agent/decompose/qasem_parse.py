@@ -1342,7 +1342,16 @@ def _lift_circumstances(noun: "Token", verb: "Token") -> tuple[tuple[int, int] |
     full = _phrase(noun, keep_appos=True)
     if rng is not None and full is not None:
         rng = (rng[0], min(rng[1], full[1]))
-    return rng, [Arg("adjunct", x, r, prep_wh(x, verb)) for x in pps if (r := _edges(list(x.subtree)))]
+    lifted = []
+    for x in pps:
+        pobj = next((c for c in x.children if c.dep_ == "pobj"), None)
+        # each lifted phrase split in turn ('a rematch | on April 9, 2011 | in Albuquerque')
+        r, more = _split_circumstance(x, pobj, prep_wh(x, verb), verb) if pobj is not None \
+            else (_edges(list(x.subtree)), [])
+        if r:
+            lifted.append(Arg("adjunct", x, r, prep_wh(x, verb)))
+        lifted.extend(more)
+    return rng, lifted
 
 
 def _split_circumstance(prep: "Token", pobj: "Token", wh: str, verb: "Token") -> tuple[tuple[int, int] | None, list[Arg]]:
@@ -1350,6 +1359,13 @@ def _split_circumstance(prep: "Token", pobj: "Token", wh: str, verb: "Token") ->
     or the reverse: two circumstances of the verb, each asked with its own wh-word. A phrase of the
     same kind stays whole ('at a zoo in the city of Rabat')."""
     full = _edges(list(prep.subtree))
+    if wh == "how" and pobj.dep_ == "pobj":
+        # a manner phrase has no date of its own: 'released for the first time | on November 25, 2016'
+        dated = [x for x in pobj.children if x.dep_ == "prep" and x.i > pobj.i and x.lower_ in ("on", "in")
+                 and prep_wh(x, verb) == "when" and any(
+                     c.dep_ == "pobj" and (c.ent_type_ in ("DATE", "TIME") or c.like_num) for c in x.children)]
+        if dated and (rng := _edges([t for t in prep.subtree if t.i < dated[0].left_edge.i])) is not None:
+            return rng, [Arg("adjunct", x, r, "when") for x in dated if (r := _edges(list(x.subtree)))]
     if wh not in ("when", "where") or pobj.dep_ != "pobj":
         return full, []
     other = [x for x in pobj.children if x.dep_ == "prep" and x.i > pobj.i and x.lower_ in LIFT_PREPS
