@@ -245,8 +245,10 @@ def _text(doc, rng: tuple[int, int]) -> tuple[str, int]:
 
 def _nominal_head(tok: "Token") -> "Token":
     """The noun a phrase is about: a coordination's first member, a quantity's noun."""
-    if tok.lower_ in ("one", "some", "many", "all", "most", "each", "none", "several") and any(
+    if (tok.lower_ in ("one", "some", "many", "all", "most", "each", "none", "several", "percent", "%", "dozens",
+                       "hundreds", "thousands", "millions") or tok.like_num) and any(
             c.dep_ == "prep" and c.lower_ == "of" for c in tok.children):
+        # '56 percent of kids', '50 million of those people': a share of a group is that group
         of = next(c for c in tok.children if c.dep_ == "prep" and c.lower_ == "of")
         pobj = next((c for c in of.children if c.dep_ == "pobj"), None)
         if pobj is not None:
@@ -422,6 +424,8 @@ _CLITIC = {("'m", "be"): "am", ("'re", "be"): "are", ("'ve", "have"): "have", ("
 
 
 def _aux_word(tok: "Token") -> str:
+    if tok.lower_ == "having":
+        return "had"  # 'Having finished the race, she ...': who had finished something?
     if tok.lower_ in ("'s", "'d"):  # before a past participle "'s" is has ('s been) and "'d" is had ('d left)
         nxt = tok.doc[tok.i + 1] if tok.i + 1 < len(tok.doc) else None
         while nxt is not None and nxt.dep_ == "neg" and nxt.i + 1 < len(tok.doc):
@@ -455,6 +459,9 @@ def _group(verb: "Token") -> VerbGroup:
     if not aux and verb.tag_ == "VBN" and (verb.dep_ in ("acl", "relcl") or _postnominal_participle(verb)) \
             and not any(c.dep_ in SUBJ for c in verb.children):
         passive = True  # 'a man kidnapped by militants'
+    if not aux and verb.tag_ == "VBN" and verb.dep_ == "advcl" \
+            and not any(c.dep_ in SUBJ or c.dep_ == "aux" for c in verb.children):
+        passive = True  # 'Dubbed the X, the group ...', 'when judged by ...': a participle clause is passive
     if any(c.dep_ == "aux" and c.lower_ == "to" for c in verb.children):
         aux = [a for a in aux if a.lower_ not in ("be", "have")]  # 'for it to be erected': was erected
     if _imperative(verb):
@@ -709,6 +716,20 @@ def _subject_of(verb: "Token", depth: int = 0) -> tuple["Token", tuple[int, int]
 def _headline_says(verb: "Token") -> bool:
     """A headline's opening 'Says' / 'Said' with no subject before it ('Says Obama appointed ...')."""
     return verb.text in ("Says", "Said") and verb.i == verb.sent.start and verb.pos_ == "VERB"
+
+
+def _headline_said(arg) -> bool:
+    """What a headline's 'Says' reports is a clause: a name alone ('Says Jane Doe "voted to ..."',
+    where the parser takes the name for the object and hangs the rest elsewhere) or its purpose
+    ('why does something say something? -> to kill ...') is no part of it."""
+    if arg.role not in ("clause", "object") or arg.wh != "what":
+        return False
+    for t in arg.head.doc[arg.rng[0]:arg.rng[1] + 1]:
+        if t.text == '"':
+            return False  # the answer ends before a quotation mark (_before_quote): a name alone is left
+        if t.pos_ in ("VERB", "AUX"):
+            return True
+    return False
 
 
 def _fronted_time(subj: "Token") -> bool:
@@ -1141,9 +1162,25 @@ def _fronted_setting(verb: "Token") -> list[Arg]:
         pobj = next((x for x in c.children if x.dep_ == "pobj"), None)
         wh = prep_wh(c, root) if pobj is not None else None
         named = pobj is not None and pobj.ent_type_ in (("GPE", "LOC", "FAC") if wh == "where" else ("DATE", "TIME"))
+        if wh == "when" and _reported_under(verb, root):
+            continue  # 'In 2014, the paper reported that she recorded ...': the time of the report
         if wh in ("where", "when") and named and (rng := _edges(list(c.subtree))):
             out.append(Arg("adjunct", pobj, rng, wh))
     return out
+
+
+def _reported_under(verb: "Token", root: "Token") -> bool:
+    """``verb`` lies in a clause reported by ``root``, a verb with a subject of its own that is no
+    expletive 'it' ('the club announced that the player had left'): a time set before the sentence
+    is when it was said, not when it happened (with 'it was reported that ...' the report has no
+    speaker and the time stands for both, as the QASem parser reads it)."""
+    t = verb
+    while t.head.i != t.i and t.head.i != root.i:
+        t = t.head
+    if t.dep_ != "ccomp" or t.head.i != root.i:
+        return False
+    subj = next((c for c in root.children if c.dep_ in SUBJ), None)
+    return subj is not None and subj.lower_ != "it" and subj.dep_ != "expl"
 
 
 def _purpose_means(verb: "Token") -> tuple[int, int] | None:
@@ -1305,7 +1342,16 @@ def _lift_circumstances(noun: "Token", verb: "Token") -> tuple[tuple[int, int] |
     full = _phrase(noun, keep_appos=True)
     if rng is not None and full is not None:
         rng = (rng[0], min(rng[1], full[1]))
-    return rng, [Arg("adjunct", x, r, prep_wh(x, verb)) for x in pps if (r := _edges(list(x.subtree)))]
+    lifted = []
+    for x in pps:
+        pobj = next((c for c in x.children if c.dep_ == "pobj"), None)
+        # each lifted phrase split in turn ('a rematch | on April 9, 2011 | in Albuquerque')
+        r, more = _split_circumstance(x, pobj, prep_wh(x, verb), verb) if pobj is not None \
+            else (_edges(list(x.subtree)), [])
+        if r:
+            lifted.append(Arg("adjunct", x, r, prep_wh(x, verb)))
+        lifted.extend(more)
+    return rng, lifted
 
 
 def _split_circumstance(prep: "Token", pobj: "Token", wh: str, verb: "Token") -> tuple[tuple[int, int] | None, list[Arg]]:
@@ -1313,6 +1359,13 @@ def _split_circumstance(prep: "Token", pobj: "Token", wh: str, verb: "Token") ->
     or the reverse: two circumstances of the verb, each asked with its own wh-word. A phrase of the
     same kind stays whole ('at a zoo in the city of Rabat')."""
     full = _edges(list(prep.subtree))
+    if wh == "how" and pobj.dep_ == "pobj":
+        # a manner phrase has no date of its own: 'released for the first time | on November 25, 2016'
+        dated = [x for x in pobj.children if x.dep_ == "prep" and x.i > pobj.i and x.lower_ in ("on", "in")
+                 and prep_wh(x, verb) == "when" and any(
+                     c.dep_ == "pobj" and (c.ent_type_ in ("DATE", "TIME") or c.like_num) for c in x.children)]
+        if dated and (rng := _edges([t for t in prep.subtree if t.i < dated[0].left_edge.i])) is not None:
+            return rng, [Arg("adjunct", x, r, "when") for x in dated if (r := _edges(list(x.subtree)))]
     if wh not in ("when", "where") or pobj.dep_ != "pobj":
         return full, []
     other = [x for x in pobj.children if x.dep_ == "prep" and x.i > pobj.i and x.lower_ in LIFT_PREPS
@@ -1504,7 +1557,13 @@ def _numbered(tok: "Token") -> bool:
 def _finite_be(be: "Token", aux: list[str]) -> str:
     """The copula as a question writes it: an infinitive or participle with no auxiliary of its own
     ('to be able to determine that', 'being able') is asked in the present (who is able to ...?)."""
-    return "is" if not aux and be.lower_ in ("be", "being", "been") else be.lower_
+    if not aux and be.lower_ in ("be", "being", "been"):
+        return "is"
+    if be.lower_ in ("'m", "am"):
+        return "is"  # the wh-word is the subject, so 'I'm one of them' asks who is one of them?
+    if be.lower_ in ("'re", "'s"):
+        return _aux_word(be)  # a clitic copula is asked in full: "We're the ones" -> who are the ones?
+    return be.lower_
 
 
 def _question_words(text: str) -> str:
@@ -1844,8 +1903,12 @@ def clause_event_qas(noun: "Token", doc) -> list[ParsedQA]:
     subj = _subject_of(noun.head.head)
     if subj is None or subj[1] is None or subj[0].lower_ in _REL_PRONOUNS or subj[0].pos_ == "PRON" and subj[0].lower_ == "it":
         return []
+    # The clause does not say which part its subject played in the event: 'elected after a close vote'
+    # (voted for), 'arrested after the attack' (the attacker), 'approved the plan after a long debate'
+    # (the debaters). The question says only that it took part, in the words of the sentence.
     wh = entity_wh(subj[0], acting=True)
-    q = f"{wh} {vf.past(verb)}?" if verb in INTRANSITIVE else f"{wh} was {vf.participle(verb)}?"
+    event = " ".join(t.text for t in noun.subtree)
+    q = f"{wh} was involved in {event}?"
     text, at = _text(doc, subj[1])
     return [ParsedQA(noun.text, "nominal", q, text, noun.idx, at, "subject" if verb in INTRANSITIVE else "object")]
 
@@ -2206,6 +2269,8 @@ def read_qas(text: str) -> list[ParsedQA]:
                 out.extend(participle_preposition_qas(tok, lemma, doc))  # 'charged following a stabbing'
                 continue
             p_text, p_at = _hyphenated(tok)
+            if _headline_says(tok):
+                args = [a for a in args if _headline_said(a)]
             for q, a in verbal_questions(tok, args):
                 ans, at = _text(doc, a.rng)
                 out.append(ParsedQA(p_text, "verbal", q, ans, p_at, at, a.role))
@@ -2230,6 +2295,8 @@ def read_qas(text: str) -> list[ParsedQA]:
         a_at, a_end = _with_prefix(text, q.answer_start), q.answer_start + len(q.answer)
         if (a_end := _before_quote(doc, text, a_at, a_end)) is None:
             continue
+        if text[a_at:a_end].lower() in _WH_ALONE:
+            continue  # a relative or wh-pronoun whose antecedent was not found ('who voted? -> who') says nothing
         res.append(ParsedQA(text[p_at:p_end], q.predicate_type, q.question, text[a_at:a_end], p_at, a_at, q.role))
     return res
 
@@ -2264,6 +2331,7 @@ def _before_trailing_comma(text: str, start: int, end: int) -> int | None:
     return end if end > start else None
 
 
+_WH_ALONE = frozenset("who whom which what whoever whatever".split())
 _CONTENT_POS = frozenset({"NOUN", "PROPN", "PRON", "VERB", "ADJ", "NUM", "AUX"})
 _DANGLING_POS = frozenset({"ADP", "DET", "AUX", "PART", "CCONJ", "SCONJ"})
 
