@@ -835,3 +835,16 @@ def test_a_lifted_time_phrase_and_a_manner_phrase_give_up_their_place_and_date()
     got = qas("The film was shown on television for the first time on March 3, 1999.")
     assert any(p == "shown" and q.startswith("how") and a == "for the first time" for p, q, a in got), got
     assert any(p == "shown" and q.startswith("when") and a == "on March 3, 1999" for p, q, a in got), got
+
+
+def test_a_time_prepositions_object_with_a_split_off_verb_is_a_clause():
+    # the parser reads 'after a post-mortem examination' as a phrase and 'failed ...' as a conjunct of
+    # 'opened'; the time is the whole clause, and the examination is its subject, not an event the
+    # inquest took part in
+    got = qas(MEASLES)
+    assert ("adjourned", "when has something been adjourned?",
+            "after a post-mortem examination failed to establish how he got the illness") in got, got
+    assert all(p != "examination" for p, _, _ in got), got
+    assert ("failed", "what failed to do something?", "a post-mortem examination") in got, got
+    got = qas("The patient died after a post-mortem examination.")
+    assert ("examination", "who was involved in a post-mortem examination?", "The patient") in got, got

@@ -1354,11 +1354,26 @@ def _lift_circumstances(noun: "Token", verb: "Token") -> tuple[tuple[int, int] |
     return rng, lifted
 
 
+def _clause_read_as_pobj(pobj: "Token") -> "Token | None":
+    """The finite verb right after a time preposition's object that the parser made a conjunct of
+    an earlier verb: 'adjourned after a post-mortem examination | failed to establish ...' is
+    'after [the examination failed ...]', a clause, whose subject the object is."""
+    if pobj.dep_ != "pobj" or pobj.head.lower_ not in TIME_PREPS or pobj.right_edge.i + 1 >= len(pobj.doc):
+        return None
+    nxt = pobj.doc[pobj.right_edge.i + 1]
+    if nxt.dep_ == "conj" and nxt.tag_ in ("VBD", "VBZ", "VBP") and nxt.head.i < pobj.head.i:
+        return nxt
+    return None
+
+
 def _split_circumstance(prep: "Token", pobj: "Token", wh: str, verb: "Token") -> tuple[tuple[int, int] | None, list[Arg]]:
     """A time phrase with a place phrase hung on its noun ('born on January 14, 1863, in Lisbon')
     or the reverse: two circumstances of the verb, each asked with its own wh-word. A phrase of the
     same kind stays whole ('at a zoo in the city of Rabat')."""
     full = _edges(list(prep.subtree))
+    if (clause := _clause_read_as_pobj(pobj)) is not None and full is not None:
+        end = _edges([t for t in clause.subtree if not t.is_punct or t.i < clause.right_edge.i])
+        return (full[0], end[1] if end else full[1]), []
     if wh == "how" and pobj.dep_ == "pobj":
         # a manner phrase has no date of its own: 'released for the first time | on November 25, 2016'
         dated = [x for x in pobj.children if x.dep_ == "prep" and x.i > pobj.i and x.lower_ in ("on", "in")
@@ -1847,8 +1862,8 @@ def _clause_event_verb(noun: "Token") -> str | None:
     """The verb of an event noun that has no argument of its own but whose clause says who took
     part: the object of a time preposition with a determiner ('adjourned after a post-mortem
     examination', 'elected ... after a close vote'), when NOMLEX lists the noun."""
-    if noun.dep_ != "pobj" or noun.tag_ != "NN" or is_person(noun):
-        return None
+    if noun.dep_ != "pobj" or noun.tag_ != "NN" or is_person(noun) or _clause_read_as_pobj(noun) is not None:
+        return None  # not when the noun is the subject of a clause the parser split off ('after X failed')
     prep = noun.head
     if prep.lower_ not in TIME_PREPS or prep.head.pos_ not in ("VERB", "AUX"):
         return None
@@ -1907,7 +1922,7 @@ def clause_event_qas(noun: "Token", doc) -> list[ParsedQA]:
     # (voted for), 'arrested after the attack' (the attacker), 'approved the plan after a long debate'
     # (the debaters). The question says only that it took part, in the words of the sentence.
     wh = entity_wh(subj[0], acting=True)
-    event = " ".join(t.text for t in noun.subtree)
+    event = doc[noun.left_edge.i:noun.right_edge.i + 1].text  # as written: 'a post-mortem examination'
     q = f"{wh} was involved in {event}?"
     text, at = _text(doc, subj[1])
     return [ParsedQA(noun.text, "nominal", q, text, noun.idx, at, "subject" if verb in INTRANSITIVE else "object")]
