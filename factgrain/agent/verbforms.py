@@ -15,8 +15,9 @@ from functools import lru_cache
 
 INFLECTIONS = ("resources", "wiktionary", "en_verb_inflections.txt")
 # Where the table's form is not the one questions about events want: 'borne' is the table's
-# participle of 'bear', but a birth is asked as 'who was born?'.
-OVERRIDES = {"bear": ("bore", "born"), "be": ("was", "been")}  # "be" is not in the table
+# participle of 'bear', but a birth is asked as 'who was born?'; the table's past of 'let' is the
+# archaic 'letted'.
+OVERRIDES = {"bear": ("bore", "born"), "be": ("was", "been"), "let": ("let", "let")}  # "be" is not in the table
 _VOWELS = set("aeiou")
 # Stems whose final consonant doubles although they are longer than the short-word rule allows
 # (only for verbs the table lacks).

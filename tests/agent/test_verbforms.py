@@ -14,6 +14,7 @@ def test_irregular_verbs_come_from_the_table():
 def test_overrides_and_the_spelling_rules_for_verbs_the_table_lacks():
     assert vf.participle("bear") == "born"  # a birth, not 'borne'
     assert (vf.past("be"), vf.participle("be")) == ("was", "been")
+    assert (vf.past("let"), vf.participle("let")) == ("let", "let")  # the table's past is 'letted'
     assert "zorble" not in vf.table()
     assert (vf.past("zorble"), vf.past("blip"), vf.past("fizzify")) == ("zorbled", "blipped", "fizzified")
     assert len(vf.table()) > 20000
