@@ -158,7 +158,7 @@ def readable_copy(text: str) -> str:
     verb prefixes (``co-``, ``re-``) blanked, typographic quotes written as ASCII ones, and letters
     of non-Latin scripts blanked too (it would only guess at them), every character in its place."""
     masked = VERB_PREFIX.sub(lambda m: " " * len(m.group()), mask_markup(text)).translate(_BULLETS)
-    masked = masked.translate(_QUOTES)
+    masked = plain_quotes(masked)
     if masked.isascii():
         return masked
     return "".join(ch if _latin(ch) else " " for ch in masked)
