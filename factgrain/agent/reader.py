@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 import threading
 import unicodedata
 from collections import OrderedDict
@@ -39,14 +40,40 @@ def pipeline_name() -> str | None:
     return os.environ.get("FACTGRAIN_SPACY_MODEL") or None
 
 
-def load_pipeline(pipeline: str | None = None) -> "Language":
-    """The spaCy pipeline, loaded on first use and shared by every stage (thread-safe)."""
+def _needs_torch(names: tuple[str, ...]) -> bool:
+    """Whether a pipeline may need torch through thinc: a transformer pipeline (``*_trf``), or
+    ``FACTGRAIN_SPACY_TORCH=1``. The default small pipeline runs on thinc's NumPy ops alone."""
+    return os.environ.get("FACTGRAIN_SPACY_TORCH", "") not in ("", "0") or any("trf" in n for n in names)
+
+
+def _import_spacy(names: tuple[str, ...]) -> Any:
+    """``import spacy``, without letting thinc import torch when the pipeline does not need it.
+
+    thinc probes for torch on import (``thinc.compat``); where torch is installed (the dev and
+    vLLM environments) that probe alone costs 1-3 s and about 180 MB, most of the offline check.
+    Hiding torch for the duration of the import makes thinc record it as absent; the entry is
+    removed right after, so ``import torch`` elsewhere works as usual."""
+    if "spacy" in sys.modules or "torch" in sys.modules or _needs_torch(names):
+        import spacy
+
+        return spacy
+    sys.modules["torch"] = None  # type: ignore[assignment]  # makes `import torch` raise ImportError
     try:
         import spacy
+    finally:
+        if sys.modules.get("torch", 0) is None:
+            del sys.modules["torch"]
+    return spacy
+
+
+def load_pipeline(pipeline: str | None = None) -> "Language":
+    """The spaCy pipeline, loaded on first use and shared by every stage (thread-safe)."""
+    names = (pipeline,) if pipeline else ((pipeline_name(),) if pipeline_name() else DEFAULT_PIPELINES)
+    try:
+        spacy = _import_spacy(names)
     except ImportError as exc:  # spaCy is a core dependency; this only happens in a broken install
         raise ConfigurationError("spaCy is not installed; reinstall factgrain (pip install factgrain) "
                                  f"and its English pipeline ({INSTALL_HINT})") from exc
-    names = (pipeline,) if pipeline else ((pipeline_name(),) if pipeline_name() else DEFAULT_PIPELINES)
     with _lock:
         for name in names:
             if name in _loaded:

@@ -1,0 +1,44 @@
+"""The offline reader keeps thinc from importing torch when the pipeline does not need it."""
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+PROBE = """
+import json, sys
+from factgrain.agent import reader
+nlp = reader.load_pipeline()
+import thinc.compat
+state = {"torch_imported": "torch" in sys.modules, "thinc_has_torch": thinc.compat.has_torch,
+         "parsed": [t.dep_ for t in nlp("The press publishes books.")]}
+try:
+    import torch  # noqa: F401  # still importable afterwards
+    state["torch_after"] = True
+except ImportError:
+    state["torch_after"] = False
+print(json.dumps(state))
+"""
+
+
+def probe(**env: str) -> dict:
+    out = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True, check=True,
+                         env={**os.environ, **env}, timeout=120)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="torch is not installed in this environment")
+def test_the_small_pipeline_loads_without_torch_and_torch_still_imports_after():
+    state = probe(FACTGRAIN_SPACY_TORCH="0")
+    assert state["torch_imported"] is False and state["thinc_has_torch"] is False
+    assert "nsubj" in state["parsed"] and "dobj" in state["parsed"]
+    assert state["torch_after"] is True
+
+
+@pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="torch is not installed in this environment")
+def test_asking_for_torch_lets_thinc_see_it():
+    state = probe(FACTGRAIN_SPACY_TORCH="1")
+    assert state["thinc_has_torch"] is True
