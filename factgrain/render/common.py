@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from factgrain.schemas.report import Report, UnitResult
-from factgrain.schemas.units import Claim, HyperRelationalFact, QAPair
+from factgrain.schemas.units import Claim, HyperRelationalFact, PredicateType, QAPair
 
 
 def fmt_prob(p: float | None) -> str:
@@ -13,7 +13,10 @@ def fmt_prob(p: float | None) -> str:
 def unit_label(result: UnitResult) -> str:
     u = result.unit
     if isinstance(u, QAPair):
-        return f"{u.question} → {u.answer}"
+        # a question about an event noun reads like its verb's ('the death of a man' -> 'who died?');
+        # naming the noun tells it apart from the verb's own pair in the same sentence
+        noun = f"  (of '{u.predicate}')" if u.predicate_type == PredicateType.nominal and u.predicate else ""
+        return f"{u.question} → {u.answer}{noun}"
     if isinstance(u, HyperRelationalFact):
         quals = ", ".join(f"{q.type.value}={q.value}" for q in u.qualifiers)
         return u.triple() + (f" [{quals}]" if quals else "")

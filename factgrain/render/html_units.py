@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 from factgrain.render.html_spans import component_status
 from factgrain.schemas.report import UnitResult
-from factgrain.schemas.units import Claim, HyperRelationalFact, QAPair
+from factgrain.schemas.units import Claim, HyperRelationalFact, PredicateType, QAPair
 from factgrain.schemas.verdicts import UnitVerdict, VerdictStatus
 
 ICON = {"supported": "✓", "unsupported": "✗", "partial": "◐", "unscored": "?"}
@@ -53,7 +53,9 @@ def unit_title(result: UnitResult) -> str:
     """A one-line, escaped statement of the unit."""
     u = result.unit
     if isinstance(u, QAPair):
-        return f'{esc(u.question)} <span class="arrow" aria-label="answer">→</span> <b>{esc(u.answer)}</b>'
+        noun = (f' <span class="muted">(of &lsquo;{esc(u.predicate)}&rsquo;)</span>'
+                if u.predicate_type == PredicateType.nominal and u.predicate else "")
+        return f'{esc(u.question)} <span class="arrow" aria-label="answer">→</span> <b>{esc(u.answer)}</b>{noun}'
     if isinstance(u, HyperRelationalFact):
         return f'({esc(u.subject)}; {esc(u.relation)}; {esc(u.object)})'
     assert isinstance(u, Claim)

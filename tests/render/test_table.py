@@ -24,3 +24,18 @@ def test_every_view_says_which_tier_and_paths_the_check_took():
     assert line in table_text(report, width=200)
     assert f"- {line}" in render_markdown(report)
     assert "<th scope=\"row\">tier</th><td>tier offline · spans parse" in render_html(report)
+
+
+def test_a_question_about_an_event_noun_names_the_noun():
+    """'the death of a man' and 'a man who died' both give 'who died? -> a man'; the table and the
+    HTML say which one is about the noun, so the two rows do not look like a duplicate."""
+    from factgrain.render.html import render_html
+
+    text = "An inquest into the death of a man who died of measles has been opened."
+    report = factgrain.check(text, "A man died last week. An inquest will be opened.")
+    labels = [u.question + " → " + u.answer for u in report.units if u.predicate == "death"]
+    assert labels, "the offline reader gave the event noun 'death' no pair"
+    out = table_text(report, width=200)
+    assert "who died? → a man  (of 'death')" in out
+    assert out.count("who died? → a man") == 2  # the verb's own pair is shown without the note
+    assert "(of &lsquo;death&rsquo;)" in render_html(report)
