@@ -85,8 +85,14 @@ FEATURE_SIGNS: dict[str, int] = {
 #: the ``interact`` procedure adds the pairwise products of this many of the monotone fit's strongest
 #: signed features (round 4: the unit is supported when its parts are found *together*)
 INTERACTION_TOP_K = 8
-#: fitting procedures (``--procedure``); ``interact`` is the shipped one
-PROCEDURES = ("interact", "monotone", "backward", "all", "overlap")
+#: fitting procedures (``--procedure``); ``boosted`` is the shipped one (round 6)
+PROCEDURES = ("boosted", "interact", "monotone", "backward", "all", "overlap")
+#: the ``boosted`` procedure's candidate settings of scikit-learn's HistGradientBoostingClassifier,
+#: one picked by grouped CV inside the training rows. Depth 1 is an additive model of monotone step
+#: functions, one per feature; depth 2 and 3 let two or three features act together.
+BOOST_GRID: tuple[dict[str, Any], ...] = tuple(
+    {"max_depth": d, "learning_rate": 0.05, "max_iter": it, "l2_regularization": 1.0, "min_samples_leaf": leaf}
+    for d, it, leaf in ((1, 300, 20), (2, 100, 20), (2, 200, 20), (2, 300, 20), (2, 200, 40), (3, 150, 20)))
 
 
 # ---------------------------------------------------------------------------
@@ -374,6 +380,8 @@ def fit_procedure(procedure: str, X: np.ndarray, y: np.ndarray, groups: np.ndarr
     from factgrain.agent.verifiers.lexical_features import _OVERLAP_FEATURES
 
     candidates = [i for i, n in enumerate(FEATURE_NAMES) if n not in VETOES]
+    if procedure == "boosted":
+        return fit_boosted(X, y, groups, candidates, seed=seed)
     if procedure == "interact":
         first = fit_procedure("monotone", X, y, groups, seed=seed)
         w = apply_fit(first, X, y)[0]
@@ -406,6 +414,52 @@ def fit_procedure(procedure: str, X: np.ndarray, y: np.ndarray, groups: np.ndarr
             "threshold": threshold, "oof": oof}
 
 
+def boosted_estimator(config: dict[str, Any], cols: list[int], seed: int = 0) -> Any:
+    """An unfitted monotone HistGradientBoostingClassifier (scikit-learn: needed to fit only)."""
+    try:
+        from sklearn.ensemble import HistGradientBoostingClassifier
+    except ImportError as exc:
+        raise SystemExit("the boosted procedure fits with scikit-learn: pip install -e '.[dev]'") from exc
+    signs = [FEATURE_SIGNS.get(FEATURE_NAMES[i], 0) for i in cols]
+    return HistGradientBoostingClassifier(monotonic_cst=signs, random_state=seed, **config)
+
+
+def fit_boosted_estimator(config: dict[str, Any], cols: list[int], X: np.ndarray, y: np.ndarray, seed: int = 0) -> Any:
+    """Fitted on the columns ``cols`` with the two classes weighted equally (so 0.5 is the balanced cut-off)."""
+    return boosted_estimator(config, cols, seed).fit(X[:, cols], y, sample_weight=balanced_weights(y))
+
+
+def fit_boosted(X: np.ndarray, y: np.ndarray, groups: np.ndarray, candidates: list[int], seed: int = 0) -> dict:
+    """The ``boosted`` procedure: the :data:`BOOST_GRID` setting with the best grouped-CV AUC on these rows
+    (vetoes applied to the out-of-fold probabilities), threshold 0.5."""
+    folds = grouped_folds(groups, seed=seed)
+    vetoed = veto_mask(X)
+    scores, oofs = [], []
+    for config in BOOST_GRID:
+        oof = np.empty(len(y))
+        for f in range(N_FOLDS):
+            tr, te = folds != f, folds == f
+            oof[te] = fit_boosted_estimator(config, candidates, X[tr], y[tr], seed).predict_proba(X[te][:, candidates])[:, 1]
+        oof = np.where(vetoed, 0.0, oof)
+        scores.append(roc_auc(y, oof))
+        oofs.append(oof)
+    best = int(np.argmax(scores))
+    return {"procedure": "boosted", "cols": candidates, "names": [FEATURE_NAMES[i] for i in candidates],
+            "config": BOOST_GRID[best], "cv_auc_by_config": {json.dumps(c, sort_keys=True): round(a, 4) for c, a in zip(BOOST_GRID, scores)},
+            "lam": None, "fit": {"balanced": True}, "threshold": 0.5, "oof": oofs[best]}
+
+
+def fitted_predictor(chosen: dict, X_train: np.ndarray, y_train: np.ndarray) -> tuple[Any, int]:
+    """A function from feature rows to probabilities (vetoes not applied) for the procedure's choice
+    refitted on the given rows, and how many inputs it reads (non-zero coefficients; features split on)."""
+    if chosen["procedure"] == "boosted":
+        est = fit_boosted_estimator(chosen["config"], chosen["cols"], X_train, y_train)
+        used = {int(f) for (p,) in est._predictors for f, leaf in zip(p.nodes["feature_idx"], p.nodes["is_leaf"]) if not leaf}
+        return (lambda Xs: est.predict_proba(Xs[:, chosen["cols"]])[:, 1]), len(used)
+    w, b, mu, sd = apply_fit(chosen, X_train, y_train)
+    return (lambda Xs: _sigmoid(((design_matrix(Xs, chosen["names"]) - mu) / sd) @ w + b)), int(np.count_nonzero(w))
+
+
 def apply_fit(chosen: dict, X_train: np.ndarray, y_train: np.ndarray) -> tuple[np.ndarray, float, np.ndarray, np.ndarray]:
     """Coefficients, intercept, means and scales of the procedure's choice refitted on the given rows."""
     Xc = design_matrix(X_train, chosen["names"])
@@ -435,11 +489,12 @@ def nested_cv(X: np.ndarray, y: np.ndarray, groups: np.ndarray, subsets: np.ndar
             for f in range(N_FOLDS):
                 tr, te = folds != f, folds == f
                 chosen = fit_procedure(k, X[tr], y[tr], groups[tr], seed=100 + seed)
-                w, b, mu, sd = apply_fit(chosen, X[tr], y[tr])
-                p[te] = _sigmoid(((design_matrix(X[te], chosen["names"]) - mu) / sd) @ w + b)
+                predict, n_inputs = fitted_predictor(chosen, X[tr], y[tr])
+                p[te] = predict(X[te])
                 thr[te] = chosen["threshold"]
-                out[k]["features"].append(int(np.count_nonzero(w)))
-                out[k]["lambdas"].append(chosen["lam"])
+                out[k]["features"].append(n_inputs)
+                out[k]["lambdas"].append(chosen["lam"] if chosen["lam"] is not None
+                                         else "depth {max_depth}, {max_iter} trees".format(**chosen["config"]))
             p = np.where(vetoed, 0.0, p)
             out[k]["auc"].append([roc_auc(y[m], p[m]) for m in masks])
             out[k]["bacc"].append([balanced_accuracy(y[m], (p[m] >= thr[m]).astype(int)) for m in masks])
@@ -451,13 +506,14 @@ def nested_cv(X: np.ndarray, y: np.ndarray, groups: np.ndarray, subsets: np.ndar
 def print_nested_table(results: dict, file: Any = sys.stdout) -> None:
     """The per-subset nested-CV table (percentages; the sd is over fold assignments)."""
     print("| procedure | AUC cliff / factscore / verifiability / all | BAcc at its threshold | AUC sd | "
-          "non-zero coefficients | λ chosen |", file=file)
+          "inputs read | λ or trees chosen |", file=file)
     print("|---|---|---|---|---|---|", file=file)
     fmt = lambda v: " / ".join(f"{100 * x:.1f}" for x in v)  # noqa: E731
     for k, r in results.items():
-        lams = sorted(set(r["lambdas"]))
+        lams = sorted(set(r["lambdas"]), key=str)
         print(f"| {k} | {fmt(r['auc'])} | {fmt(r['bacc'])} | {fmt(r['auc_sd_over_seeds'])} | "
-              f"{min(r['features_per_fold'])}-{max(r['features_per_fold'])} | {', '.join(f'{l:g}' for l in lams)} |",
+              f"{min(r['features_per_fold'])}-{max(r['features_per_fold'])} | "
+              f"{', '.join(f'{l:g}' if isinstance(l, float) else str(l) for l in lams)} |",
               file=file)
 
 
@@ -486,8 +542,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--n-boot", type=int, default=1000)
     ap.add_argument("--dev-only", action="store_true",
                     help="fit and print the dev cross-validation figures; do not touch test (for development)")
-    ap.add_argument("--procedure", choices=PROCEDURES, default="interact",
-                    help="fitting procedure (see fit_procedure); interact is the shipped one")
+    ap.add_argument("--procedure", choices=PROCEDURES, default="boosted",
+                    help="fitting procedure (see fit_procedure); boosted is the shipped one")
     ap.add_argument("--all-features", action="store_true", help="same as --procedure all")
     ap.add_argument("--nested-cv", action="store_true",
                     help="print the per-subset nested grouped (article) cross-validation of the fitting procedures "
@@ -523,6 +579,32 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\n{time.perf_counter() - t0:.0f}s", file=sys.stderr)
         return 0
     chosen = fit_procedure(procedure, X_all, y, ga, seed=0)
+    base_col = FEATURE_NAMES.index(BASELINE_FEATURE)
+    base_thr, base_dev_bacc = best_threshold(y, X_all[:, base_col])
+    ov_dev = np.array([word_overlap(r) for r in dev])
+    ov_thr, ov_dev_bacc = best_threshold(y, ov_dev)
+    if procedure == "boosted":
+        from factgrain.agent.verifiers.lexical_boosted import dumps
+
+        model = boosted_model(chosen, X_all, y, leak)
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(dumps(model), encoding="utf-8")
+        oof, thr = chosen["oof"], 0.5
+        print(f"dev (boosted): {model.meta['config']}, {len(model.trees)} trees splitting on "
+              f"{len(model.meta['features_split_on'])} of {len(chosen['names'])} features; grouped {N_FOLDS}-fold CV AUC by "
+              f"setting {chosen['cv_auc_by_config']}; out-of-fold AUC (with vetoes) {roc_auc(y, oof):.4f}, BAcc "
+              f"{model.meta['dev_oof_bacc']:.4f} at 0.5; baselines dev BAcc: `{BASELINE_FEATURE}` {base_dev_bacc:.4f}, "
+              f"word overlap {ov_dev_bacc:.4f}; fit {time.perf_counter() - t0:.1f}s", file=sys.stderr)
+        if args.dev_only:
+            print_dev_subsets(dev, y, oof, thr, ov_dev)
+            return 0
+        header = (f"Fitted on {len(y)} dev QAs (dropped {leak['dropped_rows']} by the {NGRAM}-gram leakage filter): "
+                  f"monotone boosted trees, {model.meta['config']} (picked by grouped {N_FOLDS}-fold CV AUC on dev); "
+                  f"threshold 0.5 (balanced class weights; out-of-fold dev BAcc {model.meta['dev_oof_bacc']:.3f}).")
+        splits = model.meta["features_split_on"]
+        weights = ("| feature | splits |", [f"| {n_} | {c} |" for n_, c in sorted(splits.items(), key=lambda x: -x[1])])
+        return report_test(model, test, thr, header, weights, base_col, base_thr, base_dev_bacc, ov_thr, ov_dev_bacc,
+                           args.n_boot, t0, args.out)
     w_all, b, mu_all, sd_all = apply_fit(chosen, X_all, y)
     # a coefficient held at 0 by its sign constraint reads nothing: the model lists only the others
     keep = [j for j, c in enumerate(w_all) if c != 0.0]
@@ -535,11 +617,6 @@ def main(argv: list[str] | None = None) -> int:
     dev_bacc = balanced_accuracy(y, (oof >= thr).astype(int))
     candidates = [i for i, n in enumerate(FEATURE_NAMES) if n not in VETOES]
     dropped = [n for n in chosen["names"] if n not in names]
-
-    base_col = FEATURE_NAMES.index(BASELINE_FEATURE)
-    base_thr, base_dev_bacc = best_threshold(y, X_all[:, base_col])
-    ov_dev = np.array([word_overlap(r) for r in dev])
-    ov_thr, ov_dev_bacc = best_threshold(y, ov_dev)
 
     model = LexicalModel(
         feature_names=names,
@@ -583,15 +660,63 @@ def main(argv: list[str] | None = None) -> int:
           f"vetoes fired on {int(vetoed.sum())} rows ({int(y[vetoed].sum())} labelled supported); baselines dev BAcc: "
           f"`{BASELINE_FEATURE}` {base_dev_bacc:.4f}, word overlap {ov_dev_bacc:.4f}; fit {t_fit:.1f}s", file=sys.stderr)
     if args.dev_only:
-        oof_sub = np.array([r["subset"] for r in dev])
-        for name in SUBSETS:
-            m = oof_sub == name
-            print(f"dev out-of-fold {name}: n={int(m.sum())} AUC {100 * roc_auc(y[m], oof[m]):.1f} "
-                  f"BAcc {100 * balanced_accuracy(y[m], (oof[m] >= thr).astype(int)):.1f}; word overlap AUC "
-                  f"{100 * roc_auc(y[m], ov_dev[m]):.1f}", file=sys.stderr)
+        print_dev_subsets(dev, y, oof, thr, ov_dev)
         return 0
+    header = (f"Fitted on {len(y)} dev QAs (dropped {leak['dropped_rows']} by the {NGRAM}-gram leakage filter); "
+              f"L2 lambda={lam} (grouped {N_FOLDS}-fold CV AUC {cv[lam]:.3f}); threshold {thr:.3f} "
+              f"(out-of-fold dev BAcc {dev_bacc:.3f}). Features kept: {len(names)} of {len(candidates)}.")
+    weights = ("| feature | coefficient (per SD) |",
+               [f"| {n_} | {c:+.3f} |" for n_, c in sorted(zip(names, w), key=lambda x: -abs(x[1]))] + [f"\nintercept {b:+.3f}"])
+    return report_test(model, test, thr, header, weights, base_col, base_thr, base_dev_bacc, ov_thr, ov_dev_bacc,
+                       args.n_boot, t0, args.out)
 
-    # ---- test: final evaluation only -------------------------------------------
+
+def print_dev_subsets(dev: list[dict], y: np.ndarray, oof: np.ndarray, thr: float, ov_dev: np.ndarray) -> None:
+    oof_sub = np.array([r["subset"] for r in dev])
+    for name in SUBSETS:
+        m = oof_sub == name
+        print(f"dev out-of-fold {name}: n={int(m.sum())} AUC {100 * roc_auc(y[m], oof[m]):.1f} "
+              f"BAcc {100 * balanced_accuracy(y[m], (oof[m] >= thr).astype(int)):.1f}; word overlap AUC "
+              f"{100 * roc_auc(y[m], ov_dev[m]):.1f}", file=sys.stderr)
+
+
+def boosted_model(chosen: dict, X: np.ndarray, y: np.ndarray, leak: dict) -> Any:
+    """The ``boosted`` choice refitted on all kept dev rows, exported to a :class:`BoostedModel`; the
+    export must reproduce scikit-learn's own scores on those rows."""
+    from collections import Counter
+
+    from factgrain.agent.verifiers.lexical_boosted import from_sklearn
+
+    est = fit_boosted_estimator(chosen["config"], chosen["cols"], X, y)
+    model = from_sklearn(est, chosen["names"], threshold=0.5, vetoes=list(VETOES))
+    rows = [dict(zip(FEATURE_NAMES, x)) for x in X]
+    mine = np.array([model.raw_logit(r) for r in rows])
+    theirs = est.decision_function(X[:, chosen["cols"]])
+    if not np.allclose(mine, theirs, atol=1e-6):
+        raise AssertionError(f"exported trees disagree with scikit-learn (max diff {np.abs(mine - theirs).max():.2e})")
+    splits = Counter(model.feature_names[f] for t in model.trees for f, leaf in zip(t.feature, t.is_leaf) if not leaf)
+    vetoed = veto_mask(X)
+    model.meta = {
+        "trained_on": "qasem_consistency_qa dev (leakage-filtered)", "n_train": len(y), "leakage_filter": leak,
+        "procedure": "boosted", "config": chosen["config"], "cv_auc_by_config": chosen["cv_auc_by_config"],
+        "fitter": "sklearn.ensemble.HistGradientBoostingClassifier, monotonic_cst from FEATURE_SIGNS, balanced sample weights",
+        "sign_constraints": {n: FEATURE_SIGNS[n] for n in chosen["names"] if FEATURE_SIGNS.get(n)},
+        "features_split_on": dict(splits.most_common()),
+        "groups": "articles (source_id joined over shared word 8-grams), grouped 5-fold CV, fold seed 0",
+        "dev_oof_auc_with_vetoes": round(roc_auc(y, chosen["oof"]), 4),
+        "dev_oof_bacc": round(balanced_accuracy(y, (chosen["oof"] >= 0.5).astype(int)), 4),
+        "dev_vetoed_rows": int(vetoed.sum()), "dev_vetoed_supported": int(y[vetoed].sum()),
+        "training_command": "python -m factgrain.evals.train_lexical",
+        "threshold_source": "0.5: balanced class weights",
+    }
+    return model
+
+
+def report_test(model: Any, test: list[dict], thr: float, header: str, weights: tuple[str, list[str]], base_col: int,
+                base_thr: float, base_dev_bacc: float, ov_thr: float, ov_dev_bacc: float, n_boot: int, t0: float,
+                out: Path) -> int:
+    """Test, touched only here: per subset BAcc and AUC with cluster-bootstrap intervals, for the model
+    and the two baselines (their thresholds from dev)."""
     Xt = featurize(test)
     yt = np.array([r["label"] for r in test], dtype=int)
     gt = group_ids(test)
@@ -602,31 +727,29 @@ def main(argv: list[str] | None = None) -> int:
 
     print("# Lexical verifier — qasem_consistency_qa test\n")
     print(
-        f"Fitted on {len(y)} dev QAs (dropped {leak['dropped_rows']} by the {NGRAM}-gram leakage filter); "
-        f"L2 lambda={lam} (grouped {N_FOLDS}-fold CV AUC {cv[lam]:.3f}); threshold {thr:.3f} "
-        f"(out-of-fold dev BAcc {dev_bacc:.3f}). Baseline `{BASELINE_FEATURE}` threshold {base_thr:.3f} "
+        f"{header} Baseline `{BASELINE_FEATURE}` threshold {base_thr:.3f} "
         f"(dev BAcc {base_dev_bacc:.3f}); word overlap threshold {ov_thr:.3f} (dev BAcc {ov_dev_bacc:.3f}). "
-        f"Features kept: {len(names)} of {len(candidates)}; vetoes {list(VETOES)}. 95% intervals: cluster bootstrap over source articles, n={args.n_boot}.\n"
+        f"Vetoes {list(VETOES)}. 95% intervals: cluster bootstrap over source articles, n={n_boot}.\n"
     )
     print("| subset | n | model BAcc | model AUC | answer coverage BAcc | AUC | word overlap BAcc | AUC |")
     print("|---|---|---|---|---|---|---|---|")
     results = {}
     for name in (*SUBSETS, "all"):
         m = np.ones(len(yt), bool) if name == "all" else sub == name
-        rm = evaluate(yt[m], st[m], thr, gt[m], args.n_boot)
-        rb = evaluate(yt[m], bt[m], base_thr, gt[m], args.n_boot)
-        ro = evaluate(yt[m], ot[m], ov_thr, gt[m], args.n_boot)
+        rm = evaluate(yt[m], st[m], thr, gt[m], n_boot)
+        rb = evaluate(yt[m], bt[m], base_thr, gt[m], n_boot)
+        ro = evaluate(yt[m], ot[m], ov_thr, gt[m], n_boot)
         results[name] = {"model": rm, "baseline": rb, "word_overlap": ro}
         print(
             f"| {name} | {rm['n']} | {_ci_str(rm['bacc'], rm['bacc_ci'])} | {_ci_str(rm['auc'], rm['auc_ci'])} "
             f"| {_ci_str(rb['bacc'], rb['bacc_ci'])} | {_ci_str(rb['auc'], rb['auc_ci'])} "
             f"| {_ci_str(ro['bacc'], ro['bacc_ci'])} | {_ci_str(ro['auc'], ro['auc_ci'])} |"
         )
-    print("\n| feature | coefficient (per SD) |")
+    print(f"\n{weights[0]}")
     print("|---|---|")
-    for n_, c in sorted(zip(names, w), key=lambda x: -abs(x[1])):
-        print(f"| {n_} | {c:+.3f} |")
-    print(f"\nintercept {b:+.3f}; fit {t_fit:.1f}s, total {time.perf_counter() - t0:.1f}s; model written to {args.out}")
+    for line in weights[1]:
+        print(line)
+    print(f"\ntotal {time.perf_counter() - t0:.1f}s; model written to {out}")
     return 0
 
 

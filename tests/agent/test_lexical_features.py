@@ -165,8 +165,10 @@ def test_interaction_inputs_are_products_of_oriented_features():
 
 
 def test_model_roundtrip_and_validation():
+    from factgrain.agent.verifiers.lexical_features import model_from_dict
+
     m = load_default()
-    again = LexicalModel.from_dict(m.to_dict())
+    again = model_from_dict(m.to_dict())
     f = feats("fourth", "where did someone finish?", "She finished fourth.")
     assert again.prob(f) == pytest.approx(m.prob(f), abs=1e-6)
     with pytest.raises(ValueError):

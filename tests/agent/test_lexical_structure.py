@@ -172,7 +172,12 @@ def test_a_wrong_amount_is_unsupported_end_to_end_whatever_the_reference_wording
     assert report.results and all(r.status == "unsupported" for r in report.results), report.results
     assert any((v.features or {}).get("qty_unit_clash") == 1.0 for v in report.verdicts)
     right = factgrain.check("The budget was 4.2 million dollars.", reference, verifier="lexical", span_mode="parse")
-    assert right.results and all(r.status == "supported" for r in right.results), right.results
+    if "dollars" in reference:
+        assert right.results and all(r.status == "supported" for r in right.results), right.results
+    else:
+        # 'Its budget was 4.2 million' never names the currency: the right amount need not pass, but it
+        # must score well above the wrong one
+        assert min(r.probability for r in right.results) > max(r.probability for r in report.results) + 0.15
 
 
 def test_a_bounded_amount_does_not_clash_with_a_precise_one():

@@ -100,9 +100,23 @@ def test_nested_cv_table_reports_every_subset(dev_slice):
     assert lines[2].startswith("| monotone |") and lines[3].startswith("| overlap |")
 
 
-def test_shipped_model_is_the_interact_fit():
+def test_shipped_model_is_the_boosted_fit_and_monotone_in_every_signed_feature():
+    """The shipped trees keep FEATURE_SIGNS: raising a +1 feature never lowers the logit, raising a -1
+    feature never raises it, on real feature rows of dev QAs."""
     model = load_default()
-    assert model.meta["procedure"] == "interact" and model.threshold == 0.5
-    signs = T.feature_signs(model.feature_names)
-    assert all(s == 0 or c * s > 0 for c, s in zip(model.coefficients, signs))
+    assert model.meta["procedure"] == "boosted" and model.threshold == 0.5
     assert model.meta["training_command"] == "python -m factgrain.evals.train_lexical"
+    rows = [r for r in T.load_rows("qasem_consistency_qa") if r["split"] == "dev"][:60]
+    X = T.featurize(rows)
+    signed = [n for n in model.feature_names if T.FEATURE_SIGNS.get(n)]
+    assert len(signed) >= 10
+    checked = 0
+    for x in X:
+        vals = dict(zip(T.FEATURE_NAMES, x))
+        z = model.raw_logit(vals)
+        for n in signed:
+            for step in (0.1, 0.5, 1.0):
+                z2 = model.raw_logit({**vals, n: vals[n] + step})
+                assert (z2 - z) * T.FEATURE_SIGNS[n] >= -1e-9, (n, step, z, z2)
+                checked += 1
+    assert checked == len(X) * len(signed) * 3

@@ -2,7 +2,7 @@
 
 The features (answer coverage in the best reference window, numbers and names that agree or
 clash, negation; from the spaCy parse: lemmas, entity types, quantities, doubt scope,
-predicate-argument links) are combined by a small logistic model fitted on dev data
+predicate-argument links) are combined by a small support model fitted on dev data (monotone boosted trees since round 6)
 (``python -m factgrain.evals.train_lexical``); explicit contradictions cap the probability. Its tuned decision threshold is folded into the
 probability - ``p = sigmoid(logit(p_raw) - logit(t_tuned))`` - so 0.5 is the calibrated cut-off
 like for every other verifier.
@@ -15,7 +15,7 @@ import re
 from typing import Any, ClassVar
 
 from factgrain.agent.verifiers.base import Verifier, VerifyItem
-from factgrain.agent.verifiers.lexical_features import LexicalModel, lexical_features
+from factgrain.agent.verifiers.lexical_features import LexicalModel, lexical_features, load_default
 from factgrain.schemas.units import Claim, HyperRelationalFact, QAPair
 from factgrain.schemas.verdicts import UnitVerdict
 
@@ -55,9 +55,11 @@ def unit_fields(item: VerifyItem) -> dict[str, Any]:
 class LexicalVerifier(Verifier):
     name: ClassVar[str] = "lexical"
 
-    def __init__(self, *, model: LexicalModel | None = None, **options: Any):
+    def __init__(self, *, model: Any = None, **options: Any):
+        """``model``: a :class:`LexicalModel` or a ``lexical_boosted.BoostedModel``; the shipped one
+        by default."""
         super().__init__(**options)
-        self.model = model or LexicalModel.load_default()
+        self.model: LexicalModel | Any = model or load_default()
         self._shift = _logit(self.model.threshold)
 
     def describe(self) -> str:

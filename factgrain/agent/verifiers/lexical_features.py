@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
-from typing import Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -479,18 +479,28 @@ class LexicalModel:
             veto_probability=float(d.get("veto_probability", 0.2)),
         )
 
-    @classmethod
-    def load_default(cls) -> "LexicalModel":
-        return load_default()
-
 
 MODEL_RESOURCE = "lexical_model.json"
 
 
-def load_default() -> LexicalModel:
-    """The model fitted by ``python -m factgrain.evals.train_lexical`` and shipped with the package."""
+def model_from_dict(d: Mapping) -> Any:
+    """A support model from its JSON form: boosted trees (``"kind": "boosted_trees"``,
+    :mod:`lexical_boosted`) or the logistic :class:`LexicalModel` (no ``kind``)."""
+    if d.get("kind"):
+        from factgrain.agent.verifiers.lexical_boosted import KIND, BoostedModel
+
+        if d["kind"] != KIND:
+            raise ValueError(f"unknown lexical model kind {d['kind']!r}")
+        return BoostedModel.from_dict(d)
+    return LexicalModel.from_dict(d)
+
+
+def load_default() -> Any:
+    """The model fitted by ``python -m factgrain.evals.train_lexical`` and shipped with the package
+    (a :class:`~factgrain.agent.verifiers.lexical_boosted.BoostedModel` since round 6; both kinds
+    have the same ``prob`` / ``logit`` / ``vetoed`` / ``contributions`` / ``to_dict`` methods)."""
     text = resources.files(__package__).joinpath(MODEL_RESOURCE).read_text(encoding="utf-8")
-    return LexicalModel.from_dict(json.loads(text))
+    return model_from_dict(json.loads(text))
 
 
 def _all_feature_names() -> tuple[str, ...]:
