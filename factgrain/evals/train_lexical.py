@@ -583,28 +583,35 @@ def main(argv: list[str] | None = None) -> int:
     base_thr, base_dev_bacc = best_threshold(y, X_all[:, base_col])
     ov_dev = np.array([word_overlap(r) for r in dev])
     ov_thr, ov_dev_bacc = best_threshold(y, ov_dev)
+    def finish(text: str, model: Any, summary: str, header: str, weights: tuple[str, list[str]], oof: np.ndarray,
+               thr: float) -> int:
+        """Write the model, print the dev summary, and (unless --dev-only) score test."""
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(text, encoding="utf-8")
+        print(f"{summary}; baselines dev BAcc: `{BASELINE_FEATURE}` {base_dev_bacc:.4f}, word overlap "
+              f"{ov_dev_bacc:.4f}; fit {time.perf_counter() - t0:.1f}s", file=sys.stderr)
+        if args.dev_only:
+            print_dev_subsets(dev, y, oof, thr, ov_dev)
+            return 0
+        return report_test(model, test, thr, header, weights, base_col, base_thr, base_dev_bacc, ov_thr, ov_dev_bacc,
+                           args.n_boot, t0, args.out)
+
     if procedure == "boosted":
         from factgrain.agent.verifiers.lexical_boosted import dumps
 
         model = boosted_model(chosen, X_all, y, leak)
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(dumps(model), encoding="utf-8")
-        oof, thr = chosen["oof"], 0.5
-        print(f"dev (boosted): {model.meta['config']}, {len(model.trees)} trees splitting on "
-              f"{len(model.meta['features_split_on'])} of {len(chosen['names'])} features; grouped {N_FOLDS}-fold CV AUC by "
-              f"setting {chosen['cv_auc_by_config']}; out-of-fold AUC (with vetoes) {roc_auc(y, oof):.4f}, BAcc "
-              f"{model.meta['dev_oof_bacc']:.4f} at 0.5; baselines dev BAcc: `{BASELINE_FEATURE}` {base_dev_bacc:.4f}, "
-              f"word overlap {ov_dev_bacc:.4f}; fit {time.perf_counter() - t0:.1f}s", file=sys.stderr)
-        if args.dev_only:
-            print_dev_subsets(dev, y, oof, thr, ov_dev)
-            return 0
+        oof = chosen["oof"]
+        summary = (f"dev (boosted): {model.meta['config']}, {len(model.trees)} trees splitting on "
+                   f"{len(model.meta['features_split_on'])} of {len(chosen['names'])} features; grouped {N_FOLDS}-fold CV AUC "
+                   f"by setting {chosen['cv_auc_by_config']}; out-of-fold AUC (with vetoes) {roc_auc(y, oof):.4f}, BAcc "
+                   f"{model.meta['dev_oof_bacc']:.4f} at 0.5")
         header = (f"Fitted on {len(y)} dev QAs (dropped {leak['dropped_rows']} by the {NGRAM}-gram leakage filter): "
                   f"monotone boosted trees, {model.meta['config']} (picked by grouped {N_FOLDS}-fold CV AUC on dev); "
                   f"threshold 0.5 (balanced class weights; out-of-fold dev BAcc {model.meta['dev_oof_bacc']:.3f}).")
         splits = model.meta["features_split_on"]
         weights = ("| feature | splits |", [f"| {n_} | {c} |" for n_, c in sorted(splits.items(), key=lambda x: -x[1])])
-        return report_test(model, test, thr, header, weights, base_col, base_thr, base_dev_bacc, ov_thr, ov_dev_bacc,
-                           args.n_boot, t0, args.out)
+        return finish(dumps(model), model, summary, header, weights, oof, 0.5)
+
     w_all, b, mu_all, sd_all = apply_fit(chosen, X_all, y)
     # a coefficient held at 0 by its sign constraint reads nothing: the model lists only the others
     keep = [j for j, c in enumerate(w_all) if c != 0.0]
@@ -651,24 +658,16 @@ def main(argv: list[str] | None = None) -> int:
             "coefficients_are_on": "standardised features: (x - mean) / scale",
         },
     )
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(model.to_dict(), indent=2) + "\n", encoding="utf-8")
-    t_fit = time.perf_counter() - t0
-    print(f"dev ({procedure}): {len(names)} of {len(chosen['names'])} inputs with a non-zero coefficient (not used: {dropped}); grouped "
-          f"{N_FOLDS}-fold CV AUC by lambda {model.meta['cv_auc_by_lambda']}; lambda={lam}; out-of-fold AUC "
-          f"{oof_lr_auc:.4f} (with vetoes {roc_auc(y, oof):.4f}), BAcc {dev_bacc:.4f} at threshold {thr:.3f}; "
-          f"vetoes fired on {int(vetoed.sum())} rows ({int(y[vetoed].sum())} labelled supported); baselines dev BAcc: "
-          f"`{BASELINE_FEATURE}` {base_dev_bacc:.4f}, word overlap {ov_dev_bacc:.4f}; fit {t_fit:.1f}s", file=sys.stderr)
-    if args.dev_only:
-        print_dev_subsets(dev, y, oof, thr, ov_dev)
-        return 0
+    summary = (f"dev ({procedure}): {len(names)} of {len(chosen['names'])} inputs with a non-zero coefficient (not used: "
+               f"{dropped}); grouped {N_FOLDS}-fold CV AUC by lambda {model.meta['cv_auc_by_lambda']}; lambda={lam}; "
+               f"out-of-fold AUC {oof_lr_auc:.4f} (with vetoes {roc_auc(y, oof):.4f}), BAcc {dev_bacc:.4f} at threshold "
+               f"{thr:.3f}; vetoes fired on {int(vetoed.sum())} rows ({int(y[vetoed].sum())} labelled supported)")
     header = (f"Fitted on {len(y)} dev QAs (dropped {leak['dropped_rows']} by the {NGRAM}-gram leakage filter); "
               f"L2 lambda={lam} (grouped {N_FOLDS}-fold CV AUC {cv[lam]:.3f}); threshold {thr:.3f} "
               f"(out-of-fold dev BAcc {dev_bacc:.3f}). Features kept: {len(names)} of {len(candidates)}.")
     weights = ("| feature | coefficient (per SD) |",
                [f"| {n_} | {c:+.3f} |" for n_, c in sorted(zip(names, w), key=lambda x: -abs(x[1]))] + [f"\nintercept {b:+.3f}"])
-    return report_test(model, test, thr, header, weights, base_col, base_thr, base_dev_bacc, ov_thr, ov_dev_bacc,
-                       args.n_boot, t0, args.out)
+    return finish(json.dumps(model.to_dict(), indent=2) + "\n", model, summary, header, weights, oof, thr)
 
 
 def print_dev_subsets(dev: list[dict], y: np.ndarray, oof: np.ndarray, thr: float, ov_dev: np.ndarray) -> None:
