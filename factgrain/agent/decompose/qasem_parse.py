@@ -1928,6 +1928,31 @@ def clause_event_qas(noun: "Token", doc) -> list[ParsedQA]:
     return [ParsedQA(noun.text, "nominal", q, text, noun.idx, at, "subject" if verb in INTRANSITIVE else "object")]
 
 
+# Suffixes that make an event noun of a verb; a nominalization without one ('flight', 'pleasure',
+# 'housing') names a thing or a state as often as an event.
+_EVENT_SUFFIXES = ("tion", "sion", "ment", "ance", "ence")
+
+
+def manner_event_qas(noun: "Token", doc) -> list[ParsedQA]:
+    """An event noun whose phrase holds nothing but an adjective before it ('a controlled explosion',
+    'a post-mortem examination', 'a constitutional amendment'): QANom still asks it, with the
+    adjective's phrase as its manner (how did something explode? -> A controlled explosion). Not a
+    copula's description ('it should be a personal choice'), which classifies its subject."""
+    if noun.tag_ != "NN" or noun.dep_ in ("compound", "amod", "attr") or noun.ent_type_ in ("DATE", "TIME") \
+            or not _derived(noun) or not noun.lower_.endswith(_EVENT_SUFFIXES):
+        return []
+    # an adjective or a past participle; not an -ing word, which acts on the noun ('banning smoking')
+    mods = [c for c in noun.children if c.dep_ == "amod" and c.i < noun.i and (c.pos_ == "ADJ" or c.tag_ == "VBN")]
+    if not mods or any(c.dep_ in ("poss", "prep", "compound", "relcl", "acl") for c in noun.children):
+        return []
+    verb = noun_verb(noun)
+    if verb is None:
+        return []
+    text, at = _text(doc, (noun.left_edge.i, noun.i))
+    q = f"how did something {verb}?" if verb in INTRANSITIVE else f"how was something {vf.participle(verb)}?"
+    return [ParsedQA(noun.text, "nominal", q, text, noun.idx, at, "manner")]
+
+
 def agent_role_qas(noun: "Token", doc) -> list[ParsedQA]:
     """An agent noun that says what someone does ('played as a defender', 'Mike, a former
     teacher,'): who defended? -> the subject / the apposed name, as QANom asks agent nouns."""
@@ -2294,7 +2319,7 @@ def read_qas(text: str) -> list[ParsedQA]:
             out.append(verb_qa)
         elif tok.pos_ == "NOUN":
             out.extend(title_qas(tok, doc) or nominal_qas(tok, doc) or agent_role_qas(tok, doc)
-                       or clause_event_qas(tok, doc))
+                       or clause_event_qas(tok, doc) or manner_event_qas(tok, doc))
         elif tok.dep_ == "amod" and tok.pos_ == "VERB":
             out.extend(participle_qas(tok, doc))
         elif tok.lower_ in PREPOSITION_VERBS and tok.dep_ == "prep":
