@@ -866,3 +866,13 @@ def test_an_event_noun_with_only_an_adjective_is_asked_its_manner():
     assert all(p != "flight" for p, _, _ in got), got
     got = qas("He said improving existing social housing should be a priority.")
     assert all(p != "housing" for p, _, _ in got), got
+
+
+def test_a_noun_spelled_as_its_verb_with_a_doer_after_from_is_an_event():
+    got = qas("There had been financial support from the international community.")
+    assert ("support", "who supported something?", "the international community") in got, got
+    got = qas("The family just wanted support from people and to ask people to pray for him.")
+    assert ("support", "who supported something?", "people") in got, got
+    # a place after 'from' is no doer
+    got = qas("The move from London was a surprise.")
+    assert all(p != "move" for p, _, _ in got), got

@@ -1684,7 +1684,22 @@ def suffix_free_event(noun: "Token") -> bool:
     return any(c.dep_ == "prep" and (c.lower_ == "of" or c.lower_ == "for" and c.i > noun.i
                                      or c.i > noun.i and _inquiry_into(c)) for c in noun.children) \
         or _light_verb(noun) is not None or _compound_patient(noun) is not None or _reported_clause(noun) is not None \
-        or noun.tag_ == "NNS" and _plural_event(noun)
+        or noun.tag_ == "NNS" and _plural_event(noun) or _doer_phrase(noun) is not None
+
+
+def _doer_phrase(noun: "Token") -> "Token | None":
+    """The object of a 'from' / 'by' phrase after a singular noun spelled like its verb, when it
+    names who does it ('support from people', 'an attack by rebels'): not a place ('a move from
+    London') or a time ('support by 2020')."""
+    if noun.tag_ != "NN":
+        return None
+    for c in noun.children:
+        if c.dep_ == "prep" and c.i > noun.i and c.lower_ in ("from", "by"):
+            pobj = next((x for x in c.children if x.dep_ == "pobj"), None)
+            if pobj is not None and _nominal_head(pobj).ent_type_ not in ("GPE", "LOC", "FAC", "DATE", "TIME") \
+                    and entity_wh(pobj, acting=True) == "who":
+                return pobj
+    return None
 
 
 def _inquiry_into(prep: "Token") -> bool:
