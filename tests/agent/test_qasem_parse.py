@@ -876,3 +876,13 @@ def test_a_noun_spelled_as_its_verb_with_a_doer_after_from_is_an_event():
     # a place after 'from' is no doer
     got = qas("The move from London was a surprise.")
     assert all(p != "move" for p, _, _ in got), got
+
+
+def test_a_periods_of_phrase_stays_with_the_period():
+    # 'in 1934 of leukaemia' is split (the year has no 'of' of its own); 'a week of trading' is not
+    got = qas("Chinese shares fell by nearly 8% after a week of volatile trading that spread fear to global markets.")
+    assert ("fell", "when did something fall?",
+            "after a week of volatile trading that spread fear to global markets") in got, got
+    assert all(not q.endswith(" of?") for p, q, _ in got if p == "fell"), got
+    got = qas("She died in 1934 of leukaemia.")
+    assert ("died", "how did someone die?", "of leukaemia") in got, got

@@ -1393,7 +1393,8 @@ def _split_circumstance(prep: "Token", pobj: "Token", wh: str, verb: "Token") ->
             if x.i < pobj.i:
                 continue
             o = next((c for c in x.children if c.dep_ == "pobj"), None) if x.dep_ == "prep" else None
-            if o is not None and x.lower_ == "of" and not (o.like_num or o.ent_type_ in ("DATE", "TIME")):
+            if o is not None and x.lower_ == "of" and not (o.like_num or o.ent_type_ in ("DATE", "TIME")) \
+                    and pobj.pos_ != "NOUN":  # a period's own 'of' stays: 'after a week of volatile trading'
                 # asked as the verb's own 'of' phrase would be ('died of leukaemia in 1934')
                 if (w := prep_wh(x, verb)) is not None and (r := _edges(list(x.subtree))) is not None:
                     other.append(x)
