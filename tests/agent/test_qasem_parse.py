@@ -886,3 +886,10 @@ def test_a_periods_of_phrase_stays_with_the_period():
     assert all(not q.endswith(" of?") for p, q, _ in got if p == "fell"), got
     got = qas("She died in 1934 of leukaemia.")
     assert ("died", "how did someone die?", "of leukaemia") in got, got
+
+
+def test_a_place_phrase_hung_on_a_directional_adverb_is_the_verbs():
+    got = qas("Mr Gustafsson, 42, is being flown back to Sweden from Africa, the minister said.")
+    assert ("flown", "where is someone being flown?", "back to Sweden") in got, got
+    got = qas("I go back to university next week.")
+    assert ("go", "where does someone go?", "back to university") in got, got

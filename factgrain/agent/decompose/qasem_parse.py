@@ -382,6 +382,16 @@ def _adverb_wh(adv: "Token") -> str | None:
     return None
 
 
+def _adverb_phrase_wh(adv: "Token", verb: "Token") -> str | None:
+    """where / when for an adverb the parser hung a place or time phrase on ('flown back to Sweden',
+    'go back to university', 'moved out of London'): the phrase is the verb's, said with its adverb."""
+    for p in adv.children:
+        if p.dep_ == "prep" and p.i > adv.i and any(c.dep_ == "pobj" for c in p.children) \
+                and (w := prep_wh(p, verb)) in ("where", "when"):
+            return w
+    return None
+
+
 def _clause_wh_after(clause: "Token", mark: "Token") -> str:
     """:func:`clause_wh` read from the subordinator itself (an adverb before it is not the clause's)."""
     m = mark.lower_
@@ -1112,6 +1122,8 @@ def verbal_args(verb: "Token") -> list[Arg]:
                 rng = _edges([t for t in c.subtree if t.i not in clauses])
                 if rng:
                     args.append(Arg("adjunct", c, rng, wh))
+            elif (pw := _adverb_phrase_wh(c, verb)) is not None and (rng := _edges(list(c.subtree))):
+                args.append(Arg("adjunct", c, rng, pw))  # 'flown back | to Sweden': where? -> back to Sweden
     args.extend(_fronted_setting(verb))
     if (means := _purpose_means(verb)) is not None:
         args.append(Arg("adjunct", verb.head, means, "how"))
