@@ -893,3 +893,13 @@ def test_a_place_phrase_hung_on_a_directional_adverb_is_the_verbs():
     assert ("flown", "where is someone being flown?", "back to Sweden") in got, got
     got = qas("I go back to university next week.")
     assert ("go", "where does someone go?", "back to university") in got, got
+
+
+def test_a_past_tense_coordinated_with_a_passive_participle_is_passive():
+    got = qas("The moments after the girl was struck were filmed by a bystander and uploaded onto YouTube.")
+    assert ("uploaded", "what was uploaded?", "The moments after the girl was struck") in got, got
+    # not a verb that takes no object, nor one with an object of its own
+    got = qas("The girl was taken to hospital and died within a few hours.")
+    assert ("died", "who died?", "The girl") in got, got
+    got = qas("Wenham has also directed and produced a number of films.")
+    assert all(not (p == "produced" and "been" in q) for p, q, _ in got), got

@@ -447,6 +447,16 @@ def _aux_word(tok: "Token") -> str:
     return _CLITIC.get((tok.lower_, tok.lemma_.lower()), tok.lower_)
 
 
+def _participle_read_as_past(verb: "Token") -> bool:
+    """A past tense coordinated with a participle and spelled as one ('were filmed by a bystander and
+    uploaded onto YouTube'): the tagger's past of a regular verb is its participle. Not with an object
+    or a complement of its own ('directed and produced films', 'adjourned after X failed to ...'), nor
+    for a verb that takes no object ('taken to hospital and died')."""
+    return verb.tag_ == "VBD" and verb.head.tag_ == "VBN" and verb.lower_ == vf.participle(verb.lemma_) \
+        and verb.lemma_.lower() not in INTRANSITIVE \
+        and not any(c.dep_ in ("dobj", "xcomp", "ccomp", "dative", "attr", "acomp") for c in verb.children)
+
+
 def _group(verb: "Token") -> VerbGroup:
     """The auxiliaries and voice of ``verb``, inherited from the verb it is coordinated with
     when it has none of its own ('has been opened and adjourned')."""
@@ -456,7 +466,8 @@ def _group(verb: "Token") -> VerbGroup:
                      key=lambda t: t.i)
     passive = any(c.dep_ in ("auxpass", "nsubjpass", "csubjpass") for c in verb.children)
     negated = any(c.dep_ == "neg" for c in verb.children)
-    if not aux and verb.dep_ == "conj" and verb.head.pos_ in ("VERB", "AUX") and verb.tag_ == verb.head.tag_ \
+    if not aux and verb.dep_ == "conj" and verb.head.pos_ in ("VERB", "AUX") and (
+            verb.tag_ == verb.head.tag_ or _participle_read_as_past(verb)) \
             and not any(c.dep_ in SUBJ for c in verb.children):
         head = _group(verb.head)
         return VerbGroup(verb, head.aux, passive or head.passive, negated)
