@@ -903,3 +903,12 @@ def test_a_past_tense_coordinated_with_a_passive_participle_is_passive():
     assert ("died", "who died?", "The girl") in got, got
     got = qas("Wenham has also directed and produced a number of films.")
     assert all(not (p == "produced" and "been" in q) for p, q, _ in got), got
+
+
+def test_a_title_is_asked_only_as_its_own_verb():
+    got = qas("Student Alex Jones said lectures were moved away from the area.")
+    assert all(p != "Student" for p, _, _ in got), got
+    got = qas("Chief executive Gary Hetherington told BBC Radio Leeds about the flood.")
+    assert all(p != "executive" for p, _, _ in got), got
+    got = qas("Wales head coach Warren Gatland says he is happy.")
+    assert ("coach", "who coached something?", "Warren Gatland") in got, got

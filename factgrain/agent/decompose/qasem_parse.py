@@ -2032,7 +2032,9 @@ def title_qas(title: "Token", doc) -> list[ParsedQA]:
     if title.dep_ != "compound" or name.ent_type_ != "PERSON" or name.pos_ != "PROPN" or title.i > name.i:
         return []
     low = title.lemma_.lower()
-    verb = agent_noun_verb(title) or _catvar_verb(low)
+    # an agent noun ('manager'), or a title spelled as its verb ('coach', 'captain'); not a noun CatVar
+    # relates to another verb ('student' ~ stud, 'executive' ~ execute)
+    verb = agent_noun_verb(title) or (low if _catvar_verb(low) == low else None)
     if verb is None or low in NOT_EVENTS or low in OCCUPATIONS:
         return []  # 'Prime Minister X', 'Officer X': an occupation, not someone doing the verb
     out = []
