@@ -912,3 +912,10 @@ def test_a_title_is_asked_only_as_its_own_verb():
     assert all(p != "executive" for p, _, _ in got), got
     got = qas("Wales head coach Warren Gatland says he is happy.")
     assert ("coach", "who coached something?", "Warren Gatland") in got, got
+
+
+def test_a_noun_of_quantity_is_no_event():
+    got = qas("A total of 367 people remain in hospital after the blast.")
+    assert all(p != "total" for p, _, _ in got), got
+    got = qas("Large amounts of toxic chemicals were stored at the warehouse.")
+    assert all(p != "amounts" for p, _, _ in got), got

@@ -92,7 +92,8 @@ bank staple tip flower proceeding evidence course legislature podcast work emiss
 production performance office position opinion second view source report material interest power
 right chance opportunity ability time place part role market tower site boat circle gas age track value
 smoke slit service printing sleep life addition award
-""".split())
+total amount bulk majority handful variety range plenty bit
+""".split())  # the last line: nouns of quantity ('a total of 22 members', 'the bulk of their rents'), a closed class
 # Agent nouns that name an occupation rather than someone doing the verb.
 OCCUPATIONS = frozenset("actor actress painter sculptor author doctor officer senator governor mayor "
                         "professor minister member editor counselor counsellor".split())
