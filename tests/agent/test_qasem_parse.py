@@ -919,3 +919,12 @@ def test_a_noun_of_quantity_is_no_event():
     assert all(p != "total" for p, _, _ in got), got
     got = qas("Large amounts of toxic chemicals were stored at the warehouse.")
     assert all(p != "amounts" for p, _, _ in got), got
+
+
+def test_an_event_nouns_aim_is_the_infinitive_of_its_verb_of_failing():
+    got = qas("But the examination was unable to establish whether measles was the main cause of his death.")
+    assert ("examination", "why was something examined?",
+            "to establish whether measles was the main cause of his death") in got, got
+    # a raising verb's infinitive is no aim
+    got = qas("The investigation is expected to take several months.")
+    assert all(not (p == "investigation" and q.startswith("why")) for p, q, _ in got), got

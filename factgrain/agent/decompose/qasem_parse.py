@@ -1993,6 +1993,35 @@ def manner_event_qas(noun: "Token", doc) -> list[ParsedQA]:
     return [ParsedQA(noun.text, "nominal", q, text, noun.idx, at, "manner")]
 
 
+# Verbs and adjectives whose infinitive is what their subject is for ('failed to establish', 'were
+# needed to determine', 'was designed to observe'); not raising or aspect verbs ('is expected to take
+# months', 'continued to rise'), whose infinitive is no aim.
+AIM_VERBS = frozenset("fail need design aim intend try attempt seek serve help able unable".split())
+
+
+def event_purpose_qas(noun: "Token", doc) -> list[ParsedQA]:
+    """An event noun that is the subject of a verb of aiming or failing, with an infinitive: the
+    infinitive is the event's purpose ('A post-mortem examination has failed to establish the cause
+    of death': why was someone examined? -> to establish the cause of death), as QANom asks it."""
+    if noun.tag_ != "NN" or noun.dep_ not in ("nsubj", "nsubjpass") or not _derived(noun):
+        return []
+    head = noun.head
+    ruler = next((c for c in head.children if c.dep_ == "acomp"), None) if head.lemma_ == "be" else head
+    if ruler is None or ruler.lemma_.lower() not in AIM_VERBS:
+        return []
+    inf = next((c for c in ruler.children if c.dep_ == "xcomp" and c.tag_ == "VB" and c.i > ruler.i
+                and any(a.dep_ == "aux" and a.lower_ == "to" for a in c.children)), None)
+    verb = noun_verb(noun)
+    if inf is None or verb is None:
+        return []
+    rng = _edges([t for t in inf.subtree if not (t.is_punct and t.i == inf.right_edge.i)])
+    if rng is None:
+        return []
+    text, at = _text(doc, rng)
+    q = f"why did something {verb}?" if verb in INTRANSITIVE else f"why was something {vf.participle(verb)}?"
+    return [ParsedQA(noun.text, "nominal", q, text, noun.idx, at, "purpose")]
+
+
 def agent_role_qas(noun: "Token", doc) -> list[ParsedQA]:
     """An agent noun that says what someone does ('played as a defender', 'Mike, a former
     teacher,'): who defended? -> the subject / the apposed name, as QANom asks agent nouns."""
@@ -2362,6 +2391,7 @@ def read_qas(text: str) -> list[ParsedQA]:
         elif tok.pos_ == "NOUN":
             out.extend(title_qas(tok, doc) or nominal_qas(tok, doc) or agent_role_qas(tok, doc)
                        or clause_event_qas(tok, doc) or manner_event_qas(tok, doc))
+            out.extend(event_purpose_qas(tok, doc))
         elif tok.dep_ == "amod" and tok.pos_ == "VERB":
             out.extend(participle_qas(tok, doc))
         elif tok.lower_ in PREPOSITION_VERBS and tok.dep_ == "prep":
