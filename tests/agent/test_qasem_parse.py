@@ -928,3 +928,11 @@ def test_an_event_nouns_aim_is_the_infinitive_of_its_verb_of_failing():
     # a raising verb's infinitive is no aim
     got = qas("The investigation is expected to take several months.")
     assert all(not (p == "investigation" and q.startswith("why")) for p, q, _ in got), got
+
+
+def test_a_recipient_beside_what_is_told_is_asked_as_one():
+    got = qas("He told the BBC the decision was wrong.")
+    assert ("told", "who did someone tell something?", "the BBC") in got, got
+    assert ("told", "what did someone tell?", "the decision was wrong") in got, got
+    got = qas("The charity gave the family a new home.")
+    assert ("gave", "who did something give something?", "the family") in got, got

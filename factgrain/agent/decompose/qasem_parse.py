@@ -1463,6 +1463,11 @@ def verbal_questions(verb: "Token", args: list[Arg]) -> list[tuple[str, Arg]]:
             q = f"{a.wh} {agent_form(g)} {_placeholder(subj)}"
         elif a.role == "complement":
             q = f"{a.wh} {inverted_form(g, _placeholder(subj))} to do"
+        elif a.role == "object" and a.head.dep_ == "dative" and a.head.pos_ != "ADP" and any(
+                b is not a and b.role in ("object", "clause") and b.head.dep_ != "dative" for b in args):
+            # the recipient beside what is given or told: 'told the BBC the decision was wrong'
+            wh = "who" if a.wh == "who" or _nominal_head(a.head).ent_type_ in ("ORG", "PERSON", "NORP") else a.wh
+            q = f"{wh} {inverted_form(g, _placeholder(subj))} something"
         elif a.role in ("object", "clause"):
             q = f"{a.wh} {inverted_form(g, _placeholder(subj))}"
         elif a.role == "prep-object":
