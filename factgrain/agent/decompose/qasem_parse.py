@@ -2370,13 +2370,64 @@ def _split_name_lists(args: list[Arg]) -> list[Arg]:
     return out
 
 
+def _past_read_as_adjective(tok: "Token") -> str | None:
+    """The lemma of a past tense the tagger read as an adjective in a sentence it left without any
+    verb ('Wales qualified alongside Australia ...', 'The 24-year-old finished fourth and sixth in
+    ...'): an '-ed' modifier with words before it, spelled as the past of a verb the pipeline knows."""
+    if tok.pos_ != "ADJ" or tok.dep_ != "amod" or not tok.lower_.endswith("ed") or tok.i == tok.sent.start \
+            or any(t.pos_ in ("VERB", "AUX") for t in tok.sent) or any(c.dep_ == "advmod" for c in tok.children) \
+            or not any(t.pos_ in ("NOUN", "PROPN", "PRON") for t in tok.head.subtree if t.i < tok.i):
+        return None  # not an adjective with a degree word ('a very tired man') or nothing before it to do it
+    low = tok.lower_
+    stems = (low[:-2], low[:-1], low[:-3] + "y", low[:-3])
+    return next((v for v in stems if len(v) > 2 and v in _verb_lemmas() and vf.past(v) == low), None)
+
+
+def verbless_sentence_qas(verb: "Token", lemma: str, doc) -> list[ParsedQA]:
+    """The verb of a sentence the parser read as one noun phrase: its subject is what comes before
+    it in that phrase, its object the phrase's head after it, its circumstances the phrases hung on
+    the head after it or on the verb."""
+    head = verb.head
+    subj = _edges([t for t in head.subtree if t.i < verb.i and not t.is_punct])
+    if subj is None:
+        return []
+    obj, phrases = None, [c for c in verb.children if c.dep_ == "prep" and c.i > verb.i]
+    if head.i > verb.i:
+        phrases += [c for c in head.children if c.dep_ == "prep" and c.i > head.i]
+        skip = {t.i for c in head.children if c.dep_ in ("prep", "punct", "relcl", "acl") and c.i > head.i
+                for t in c.subtree}
+        obj = _edges([t for t in head.subtree if t.i > verb.i and t.i not in skip and not t.is_punct])
+    subj_head = doc[subj[1]] if doc[subj[1]].pos_ in ("NOUN", "PROPN", "PRON") else head
+    out = []
+
+    def add(q: str, rng: tuple[int, int] | None, role: str) -> None:
+        if rng is not None:
+            text, at = _text(doc, rng)
+            out.append(ParsedQA(verb.text, "verbal", q, text, verb.idx, at, role))
+
+    wh = entity_wh(subj_head, acting=True)
+    add(f"{wh} {vf.past(lemma)}{' something' if obj else ''}?", subj, "subject")
+    add(f"what did someone {lemma}?", obj, "object")
+    for p in phrases:
+        rng = _edges(list(p.subtree))
+        w = prep_wh(p, verb)
+        if w is not None:
+            add(f"{w} did someone {lemma}{' something' if obj else ''}?", rng, "adjunct")
+        elif (pobj := next((c for c in p.children if c.dep_ == "pobj"), None)) is not None:
+            add(f"{entity_wh(pobj)} did someone {lemma}{' something' if obj else ''} {p.lower_}?", _phrase(pobj),
+                "prep-object")
+    return out
+
+
 def read_qas(text: str) -> list[ParsedQA]:
     """Every QA pair of ``text`` (one sentence, or a few), in the order of their predicates."""
     doc = parse(readable_copy(text))  # same length as ``text``: every offset carries over
     out: list[ParsedQA] = []
     held: list[ParsedQA] = []  # a hedged or embedded copula's pairs: only for a sentence with no other
     for tok in doc:
-        if _is_copula(tok):
+        if (lemma := _past_read_as_adjective(tok)) is not None:
+            out.extend(verbless_sentence_qas(tok, lemma, doc))
+        elif _is_copula(tok):
             (held if _hedged_or_embedded_copula(tok) else out).extend(copular_qas(tok, doc))
         elif _is_predicate_verb(tok):
             args = _split_name_lists(verbal_args(tok))
