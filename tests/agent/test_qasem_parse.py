@@ -947,3 +947,10 @@ def test_a_past_tense_read_as_an_adjective_in_a_verbless_sentence_is_its_verb():
     assert ("finished", "what did someone finish?", "fourth and sixth") in got, got
     # a fragment with a real adjective is left alone
     assert qas("A very tired man.") == [], qas("A very tired man.")
+
+
+def test_a_clock_time_is_a_time():
+    got = qas("The crew radioed coastguards at 07:00 BST.")
+    assert ("radioed", "when did something radio something?", "at 07:00 BST") in got, got
+    got = qas("Tickets were sold at 12.50 each.")
+    assert all(not q.startswith("when") for p, q, _ in got), got

@@ -332,7 +332,12 @@ def _is_time(phrase_head: "Token") -> bool:
     toks = [t for t in phrase_head.subtree if t.i <= phrase_head.i]
     if any(t.ent_type_ in ("DATE", "TIME") for t in toks):
         return True
+    if any(_CLOCK.fullmatch(t.text) for t in toks):
+        return True  # 'at 07:00 BST', 'at about 13:30': a clock time the recogniser missed (BST read as a name)
     return phrase_head.lower_ in TEMPORAL_NOUNS or bool(_YEAR.match(phrase_head.text))
+
+
+_CLOCK = re.compile(r"(?:[01]?\d|2[0-3]):[0-5]\d")
 
 
 def _is_place(phrase_head: "Token") -> bool:
