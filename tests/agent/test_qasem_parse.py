@@ -954,3 +954,10 @@ def test_a_clock_time_is_a_time():
     assert ("radioed", "when did something radio something?", "at 07:00 BST") in got, got
     got = qas("Tickets were sold at 12.50 each.")
     assert all(not q.startswith("when") for p, q, _ in got), got
+
+
+def test_the_end_or_start_of_an_event_is_a_time():
+    got = qas("With his contract due to expire at the end of the campaign, the midfielder is hoping to sign a new deal.")
+    assert ("expire", "when did something expire?", "at the end of the campaign") in got, got
+    got = qas("He lives at the end of the road.")
+    assert ("lives", "where does someone live?", "at the end of the road") in got, got

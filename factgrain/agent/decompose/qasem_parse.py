@@ -332,6 +332,10 @@ def _is_time(phrase_head: "Token") -> bool:
     toks = [t for t in phrase_head.subtree if t.i <= phrase_head.i]
     if any(t.ent_type_ in ("DATE", "TIME") for t in toks):
         return True
+    if phrase_head.lemma_.lower() in ("end", "start", "beginning", "middle", "height", "eve") and any(
+            c.dep_ == "prep" and c.lower_ == "of" and any(o.dep_ == "pobj" and not _is_place(o) for o in c.children)
+            for c in phrase_head.children):
+        return True  # 'at the end of the campaign', 'at the start of the incident'; not 'the end of the road'
     if any(_CLOCK.fullmatch(t.text) for t in toks):
         return True  # 'at 07:00 BST', 'at about 13:30': a clock time the recogniser missed (BST read as a name)
     return phrase_head.lower_ in TEMPORAL_NOUNS or bool(_YEAR.match(phrase_head.text))
