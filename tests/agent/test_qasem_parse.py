@@ -859,6 +859,8 @@ def test_an_event_noun_with_only_an_adjective_is_asked_its_manner():
     assert ("explosion", "how did something explode?", "a controlled explosion") in got, got
     got = qas("The change was proposed as a constitutional amendment.")
     assert ("amendment", "how was something amended?", "a constitutional amendment") in got, got
+    got = qas("England are an unknown quantity in a really open competition.")
+    assert ("competition", "how did something compete?", "a really open competition") in got, got
     # not a copula's description, an -ing word acting on the noun, or a noun without an event suffix
     got = qas("Some argue that it should be a personal choice.")
     assert all(p != "choice" for p, _, _ in got), got
