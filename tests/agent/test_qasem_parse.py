@@ -963,3 +963,11 @@ def test_the_end_or_start_of_an_event_is_a_time():
     assert ("expire", "when did something expire?", "at the end of the campaign") in got, got
     got = qas("He lives at the end of the road.")
     assert ("lives", "where does someone live?", "at the end of the road") in got, got
+
+
+def test_a_possessed_noun_of_a_verb_without_object_is_an_event():
+    got = qas("The firm's collapse left 200 people without jobs.")
+    assert ("collapse", "what collapsed?", "The firm") in got, got
+    # a possessor alone does not make a noun of a transitive verb an event: released or releasing?
+    got = qas("She said that the Swede's release was welcome.")
+    assert all(p != "release" for p, _, _ in got), got

@@ -1723,7 +1723,17 @@ def suffix_free_event(noun: "Token") -> bool:
     return any(c.dep_ == "prep" and (c.lower_ == "of" or c.lower_ == "for" and c.i > noun.i
                                      or c.i > noun.i and _inquiry_into(c)) for c in noun.children) \
         or _light_verb(noun) is not None or _compound_patient(noun) is not None or _reported_clause(noun) is not None \
-        or noun.tag_ == "NNS" and _plural_event(noun) or _doer_phrase(noun) is not None
+        or noun.tag_ == "NNS" and _plural_event(noun) or _doer_phrase(noun) is not None or _owned_happening(noun)
+
+
+def _owned_happening(noun: "Token") -> bool:
+    """A singular noun NOMLEX lists, spelled as a verb that takes no object, with a possessor: the
+    possessor is the one it happens to ('the firm's collapse', 'his return to Leeds'), with none of the
+    doubt of a transitive verb's possessor ('the Swede's release': released or releasing?)."""
+    if noun.tag_ != "NN" or not any(c.dep_ == "poss" for c in noun.children):
+        return False
+    low, lemma = noun.lower_, noun.lemma_.lower()
+    return (lemma in INTRANSITIVE or low in INTRANSITIVE) and (deverbal.nomlex_listed(lemma) or deverbal.nomlex_listed(low))
 
 
 def _doer_phrase(noun: "Token") -> "Token | None":
