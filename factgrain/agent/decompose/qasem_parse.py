@@ -80,7 +80,7 @@ NOT_PEOPLE_ER = frozenset("computer water number paper power order center centre
 # Verbs whose noun takes its 'of' argument as the one who does it ('the death of a man' -> the man died).
 INTRANSITIVE = frozenset("die arrive fall rise grow appear exist happen occur live work slump explode end "
                          "begin start emerge collapse decline fail succeed survive return depart retire "
-                         "resign disappear sleep come go".split())
+                         "resign disappear sleep come go compete".split())
 # Nouns that are verbs too but hardly ever name an event in this kind of text.
 NOT_EVENTS = frozenset("""
 man woman people name number part side place way time year day week month world city country state
@@ -92,7 +92,8 @@ bank staple tip flower proceeding evidence course legislature podcast work emiss
 production performance office position opinion second view source report material interest power
 right chance opportunity ability time place part role market tower site boat circle gas age track value
 smoke slit service printing sleep life addition award
-""".split())
+total amount bulk majority handful variety range plenty bit
+""".split())  # the last line: nouns of quantity ('a total of 22 members', 'the bulk of their rents'), a closed class
 # Agent nouns that name an occupation rather than someone doing the verb.
 OCCUPATIONS = frozenset("actor actress painter sculptor author doctor officer senator governor mayor "
                         "professor minister member editor counselor counsellor".split())
@@ -331,7 +332,16 @@ def _is_time(phrase_head: "Token") -> bool:
     toks = [t for t in phrase_head.subtree if t.i <= phrase_head.i]
     if any(t.ent_type_ in ("DATE", "TIME") for t in toks):
         return True
+    if phrase_head.lemma_.lower() in ("end", "start", "beginning", "middle", "height", "eve") and any(
+            c.dep_ == "prep" and c.lower_ == "of" and any(o.dep_ == "pobj" and not _is_place(o) for o in c.children)
+            for c in phrase_head.children):
+        return True  # 'at the end of the campaign', 'at the start of the incident'; not 'the end of the road'
+    if any(_CLOCK.fullmatch(t.text) for t in toks):
+        return True  # 'at 07:00 BST', 'at about 13:30': a clock time the recogniser missed (BST read as a name)
     return phrase_head.lower_ in TEMPORAL_NOUNS or bool(_YEAR.match(phrase_head.text))
+
+
+_CLOCK = re.compile(r"(?:[01]?\d|2[0-3]):[0-5]\d")
 
 
 def _is_place(phrase_head: "Token") -> bool:
@@ -379,6 +389,16 @@ def _adverb_wh(adv: "Token") -> str | None:
         return None  # 'as well': also
     if (low.endswith("ly") and low not in NOT_MANNER and len(low) > 4) or low in MANNER_ADVERBS:
         return "how"
+    return None
+
+
+def _adverb_phrase_wh(adv: "Token", verb: "Token") -> str | None:
+    """where / when for an adverb the parser hung a place or time phrase on ('flown back to Sweden',
+    'go back to university', 'moved out of London'): the phrase is the verb's, said with its adverb."""
+    for p in adv.children:
+        if p.dep_ == "prep" and p.i > adv.i and any(c.dep_ == "pobj" for c in p.children) \
+                and (w := prep_wh(p, verb)) in ("where", "when"):
+            return w
     return None
 
 
@@ -437,6 +457,16 @@ def _aux_word(tok: "Token") -> str:
     return _CLITIC.get((tok.lower_, tok.lemma_.lower()), tok.lower_)
 
 
+def _participle_read_as_past(verb: "Token") -> bool:
+    """A past tense coordinated with a participle and spelled as one ('were filmed by a bystander and
+    uploaded onto YouTube'): the tagger's past of a regular verb is its participle. Not with an object
+    or a complement of its own ('directed and produced films', 'adjourned after X failed to ...'), nor
+    for a verb that takes no object ('taken to hospital and died')."""
+    return verb.tag_ == "VBD" and verb.head.tag_ == "VBN" and verb.lower_ == vf.participle(verb.lemma_) \
+        and verb.lemma_.lower() not in INTRANSITIVE \
+        and not any(c.dep_ in ("dobj", "xcomp", "ccomp", "dative", "attr", "acomp") for c in verb.children)
+
+
 def _group(verb: "Token") -> VerbGroup:
     """The auxiliaries and voice of ``verb``, inherited from the verb it is coordinated with
     when it has none of its own ('has been opened and adjourned')."""
@@ -446,7 +476,8 @@ def _group(verb: "Token") -> VerbGroup:
                      key=lambda t: t.i)
     passive = any(c.dep_ in ("auxpass", "nsubjpass", "csubjpass") for c in verb.children)
     negated = any(c.dep_ == "neg" for c in verb.children)
-    if not aux and verb.dep_ == "conj" and verb.head.pos_ in ("VERB", "AUX") and verb.tag_ == verb.head.tag_ \
+    if not aux and verb.dep_ == "conj" and verb.head.pos_ in ("VERB", "AUX") and (
+            verb.tag_ == verb.head.tag_ or _participle_read_as_past(verb)) \
             and not any(c.dep_ in SUBJ for c in verb.children):
         head = _group(verb.head)
         return VerbGroup(verb, head.aux, passive or head.passive, negated)
@@ -1112,6 +1143,8 @@ def verbal_args(verb: "Token") -> list[Arg]:
                 rng = _edges([t for t in c.subtree if t.i not in clauses])
                 if rng:
                     args.append(Arg("adjunct", c, rng, wh))
+            elif (pw := _adverb_phrase_wh(c, verb)) is not None and (rng := _edges(list(c.subtree))):
+                args.append(Arg("adjunct", c, rng, pw))  # 'flown back | to Sweden': where? -> back to Sweden
     args.extend(_fronted_setting(verb))
     if (means := _purpose_means(verb)) is not None:
         args.append(Arg("adjunct", verb.head, means, "how"))
@@ -1393,7 +1426,8 @@ def _split_circumstance(prep: "Token", pobj: "Token", wh: str, verb: "Token") ->
             if x.i < pobj.i:
                 continue
             o = next((c for c in x.children if c.dep_ == "pobj"), None) if x.dep_ == "prep" else None
-            if o is not None and x.lower_ == "of" and not (o.like_num or o.ent_type_ in ("DATE", "TIME")):
+            if o is not None and x.lower_ == "of" and not (o.like_num or o.ent_type_ in ("DATE", "TIME")) \
+                    and pobj.pos_ != "NOUN":  # a period's own 'of' stays: 'after a week of volatile trading'
                 # asked as the verb's own 'of' phrase would be ('died of leukaemia in 1934')
                 if (w := prep_wh(x, verb)) is not None and (r := _edges(list(x.subtree))) is not None:
                     other.append(x)
@@ -1438,6 +1472,11 @@ def verbal_questions(verb: "Token", args: list[Arg]) -> list[tuple[str, Arg]]:
             q = f"{a.wh} {agent_form(g)} {_placeholder(subj)}"
         elif a.role == "complement":
             q = f"{a.wh} {inverted_form(g, _placeholder(subj))} to do"
+        elif a.role == "object" and a.head.dep_ == "dative" and a.head.pos_ != "ADP" and any(
+                b is not a and b.role in ("object", "clause") and b.head.dep_ != "dative" for b in args):
+            # the recipient beside what is given or told: 'told the BBC the decision was wrong'
+            wh = "who" if a.wh == "who" or _nominal_head(a.head).ent_type_ in ("ORG", "PERSON", "NORP") else a.wh
+            q = f"{wh} {inverted_form(g, _placeholder(subj))} something"
         elif a.role in ("object", "clause"):
             q = f"{a.wh} {inverted_form(g, _placeholder(subj))}"
         elif a.role == "prep-object":
@@ -1684,7 +1723,32 @@ def suffix_free_event(noun: "Token") -> bool:
     return any(c.dep_ == "prep" and (c.lower_ == "of" or c.lower_ == "for" and c.i > noun.i
                                      or c.i > noun.i and _inquiry_into(c)) for c in noun.children) \
         or _light_verb(noun) is not None or _compound_patient(noun) is not None or _reported_clause(noun) is not None \
-        or noun.tag_ == "NNS" and _plural_event(noun)
+        or noun.tag_ == "NNS" and _plural_event(noun) or _doer_phrase(noun) is not None or _owned_happening(noun)
+
+
+def _owned_happening(noun: "Token") -> bool:
+    """A singular noun NOMLEX lists, spelled as a verb that takes no object, with a possessor: the
+    possessor is the one it happens to ('the firm's collapse', 'his return to Leeds'), with none of the
+    doubt of a transitive verb's possessor ('the Swede's release': released or releasing?)."""
+    if noun.tag_ != "NN" or not any(c.dep_ == "poss" for c in noun.children):
+        return False
+    low, lemma = noun.lower_, noun.lemma_.lower()
+    return (lemma in INTRANSITIVE or low in INTRANSITIVE) and (deverbal.nomlex_listed(lemma) or deverbal.nomlex_listed(low))
+
+
+def _doer_phrase(noun: "Token") -> "Token | None":
+    """The object of a 'from' / 'by' phrase after a singular noun spelled like its verb, when it
+    names who does it ('support from people', 'an attack by rebels'): not a place ('a move from
+    London') or a time ('support by 2020')."""
+    if noun.tag_ != "NN":
+        return None
+    for c in noun.children:
+        if c.dep_ == "prep" and c.i > noun.i and c.lower_ in ("from", "by"):
+            pobj = next((x for x in c.children if x.dep_ == "pobj"), None)
+            if pobj is not None and _nominal_head(pobj).ent_type_ not in ("GPE", "LOC", "FAC", "DATE", "TIME") \
+                    and entity_wh(pobj, acting=True) == "who":
+                return pobj
+    return None
 
 
 def _inquiry_into(prep: "Token") -> bool:
@@ -1928,6 +1992,60 @@ def clause_event_qas(noun: "Token", doc) -> list[ParsedQA]:
     return [ParsedQA(noun.text, "nominal", q, text, noun.idx, at, "subject" if verb in INTRANSITIVE else "object")]
 
 
+# Suffixes that make an event noun of a verb; a nominalization without one ('flight', 'pleasure',
+# 'housing') names a thing or a state as often as an event.
+_EVENT_SUFFIXES = ("tion", "sion", "ment", "ance", "ence")
+
+
+def manner_event_qas(noun: "Token", doc) -> list[ParsedQA]:
+    """An event noun whose phrase holds nothing but an adjective before it ('a controlled explosion',
+    'a post-mortem examination', 'a constitutional amendment'): QANom still asks it, with the
+    adjective's phrase as its manner (how did something explode? -> A controlled explosion). Not a
+    copula's description ('it should be a personal choice'), which classifies its subject."""
+    if noun.tag_ != "NN" or noun.dep_ in ("compound", "amod", "attr") or noun.ent_type_ in ("DATE", "TIME") \
+            or not _derived(noun) or not noun.lower_.endswith(_EVENT_SUFFIXES):
+        return []
+    # an adjective or a past participle; not an -ing word, which acts on the noun ('banning smoking')
+    mods = [c for c in noun.children if c.dep_ == "amod" and c.i < noun.i and (c.pos_ == "ADJ" or c.tag_ == "VBN")]
+    if not mods or any(c.dep_ in ("poss", "prep", "compound", "relcl", "acl") for c in noun.children):
+        return []
+    verb = noun_verb(noun)
+    if verb is None:
+        return []
+    text, at = _text(doc, (noun.left_edge.i, noun.i))
+    q = f"how did something {verb}?" if verb in INTRANSITIVE else f"how was something {vf.participle(verb)}?"
+    return [ParsedQA(noun.text, "nominal", q, text, noun.idx, at, "manner")]
+
+
+# Verbs and adjectives whose infinitive is what their subject is for ('failed to establish', 'were
+# needed to determine', 'was designed to observe'); not raising or aspect verbs ('is expected to take
+# months', 'continued to rise'), whose infinitive is no aim.
+AIM_VERBS = frozenset("fail need design aim intend try attempt seek serve help able unable".split())
+
+
+def event_purpose_qas(noun: "Token", doc) -> list[ParsedQA]:
+    """An event noun that is the subject of a verb of aiming or failing, with an infinitive: the
+    infinitive is the event's purpose ('A post-mortem examination has failed to establish the cause
+    of death': why was someone examined? -> to establish the cause of death), as QANom asks it."""
+    if noun.tag_ != "NN" or noun.dep_ not in ("nsubj", "nsubjpass") or not _derived(noun):
+        return []
+    head = noun.head
+    ruler = next((c for c in head.children if c.dep_ == "acomp"), None) if head.lemma_ == "be" else head
+    if ruler is None or ruler.lemma_.lower() not in AIM_VERBS:
+        return []
+    inf = next((c for c in ruler.children if c.dep_ == "xcomp" and c.tag_ == "VB" and c.i > ruler.i
+                and any(a.dep_ == "aux" and a.lower_ == "to" for a in c.children)), None)
+    verb = noun_verb(noun)
+    if inf is None or verb is None:
+        return []
+    rng = _edges([t for t in inf.subtree if not (t.is_punct and t.i == inf.right_edge.i)])
+    if rng is None:
+        return []
+    text, at = _text(doc, rng)
+    q = f"why did something {verb}?" if verb in INTRANSITIVE else f"why was something {vf.participle(verb)}?"
+    return [ParsedQA(noun.text, "nominal", q, text, noun.idx, at, "purpose")]
+
+
 def agent_role_qas(noun: "Token", doc) -> list[ParsedQA]:
     """An agent noun that says what someone does ('played as a defender', 'Mike, a former
     teacher,'): who defended? -> the subject / the apposed name, as QANom asks agent nouns."""
@@ -1968,7 +2086,9 @@ def title_qas(title: "Token", doc) -> list[ParsedQA]:
     if title.dep_ != "compound" or name.ent_type_ != "PERSON" or name.pos_ != "PROPN" or title.i > name.i:
         return []
     low = title.lemma_.lower()
-    verb = agent_noun_verb(title) or _catvar_verb(low)
+    # an agent noun ('manager'), or a title spelled as its verb ('coach', 'captain'); not a noun CatVar
+    # relates to another verb ('student' ~ stud, 'executive' ~ execute)
+    verb = agent_noun_verb(title) or (low if _catvar_verb(low) == low else None)
     if verb is None or low in NOT_EVENTS or low in OCCUPATIONS:
         return []  # 'Prime Minister X', 'Officer X': an occupation, not someone doing the verb
     out = []
@@ -2269,13 +2389,64 @@ def _split_name_lists(args: list[Arg]) -> list[Arg]:
     return out
 
 
+def _past_read_as_adjective(tok: "Token") -> str | None:
+    """The lemma of a past tense the tagger read as an adjective in a sentence it left without any
+    verb ('Wales qualified alongside Australia ...', 'The 24-year-old finished fourth and sixth in
+    ...'): an '-ed' modifier with words before it, spelled as the past of a verb the pipeline knows."""
+    if tok.pos_ != "ADJ" or tok.dep_ != "amod" or not tok.lower_.endswith("ed") or tok.i == tok.sent.start \
+            or any(t.pos_ in ("VERB", "AUX") for t in tok.sent) or any(c.dep_ == "advmod" for c in tok.children) \
+            or not any(t.pos_ in ("NOUN", "PROPN", "PRON") for t in tok.head.subtree if t.i < tok.i):
+        return None  # not an adjective with a degree word ('a very tired man') or nothing before it to do it
+    low = tok.lower_
+    stems = (low[:-2], low[:-1], low[:-3] + "y", low[:-3])
+    return next((v for v in stems if len(v) > 2 and v in _verb_lemmas() and vf.past(v) == low), None)
+
+
+def verbless_sentence_qas(verb: "Token", lemma: str, doc) -> list[ParsedQA]:
+    """The verb of a sentence the parser read as one noun phrase: its subject is what comes before
+    it in that phrase, its object the phrase's head after it, its circumstances the phrases hung on
+    the head after it or on the verb."""
+    head = verb.head
+    subj = _edges([t for t in head.subtree if t.i < verb.i and not t.is_punct])
+    if subj is None:
+        return []
+    obj, phrases = None, [c for c in verb.children if c.dep_ == "prep" and c.i > verb.i]
+    if head.i > verb.i:
+        phrases += [c for c in head.children if c.dep_ == "prep" and c.i > head.i]
+        skip = {t.i for c in head.children if c.dep_ in ("prep", "punct", "relcl", "acl") and c.i > head.i
+                for t in c.subtree}
+        obj = _edges([t for t in head.subtree if t.i > verb.i and t.i not in skip and not t.is_punct])
+    subj_head = doc[subj[1]] if doc[subj[1]].pos_ in ("NOUN", "PROPN", "PRON") else head
+    out = []
+
+    def add(q: str, rng: tuple[int, int] | None, role: str) -> None:
+        if rng is not None:
+            text, at = _text(doc, rng)
+            out.append(ParsedQA(verb.text, "verbal", q, text, verb.idx, at, role))
+
+    wh = entity_wh(subj_head, acting=True)
+    add(f"{wh} {vf.past(lemma)}{' something' if obj else ''}?", subj, "subject")
+    add(f"what did someone {lemma}?", obj, "object")
+    for p in phrases:
+        rng = _edges(list(p.subtree))
+        w = prep_wh(p, verb)
+        if w is not None:
+            add(f"{w} did someone {lemma}{' something' if obj else ''}?", rng, "adjunct")
+        elif (pobj := next((c for c in p.children if c.dep_ == "pobj"), None)) is not None:
+            add(f"{entity_wh(pobj)} did someone {lemma}{' something' if obj else ''} {p.lower_}?", _phrase(pobj),
+                "prep-object")
+    return out
+
+
 def read_qas(text: str) -> list[ParsedQA]:
     """Every QA pair of ``text`` (one sentence, or a few), in the order of their predicates."""
     doc = parse(readable_copy(text))  # same length as ``text``: every offset carries over
     out: list[ParsedQA] = []
     held: list[ParsedQA] = []  # a hedged or embedded copula's pairs: only for a sentence with no other
     for tok in doc:
-        if _is_copula(tok):
+        if (lemma := _past_read_as_adjective(tok)) is not None:
+            out.extend(verbless_sentence_qas(tok, lemma, doc))
+        elif _is_copula(tok):
             (held if _hedged_or_embedded_copula(tok) else out).extend(copular_qas(tok, doc))
         elif _is_predicate_verb(tok):
             args = _split_name_lists(verbal_args(tok))
@@ -2294,7 +2465,8 @@ def read_qas(text: str) -> list[ParsedQA]:
             out.append(verb_qa)
         elif tok.pos_ == "NOUN":
             out.extend(title_qas(tok, doc) or nominal_qas(tok, doc) or agent_role_qas(tok, doc)
-                       or clause_event_qas(tok, doc))
+                       or clause_event_qas(tok, doc) or manner_event_qas(tok, doc))
+            out.extend(event_purpose_qas(tok, doc))
         elif tok.dep_ == "amod" and tok.pos_ == "VERB":
             out.extend(participle_qas(tok, doc))
         elif tok.lower_ in PREPOSITION_VERBS and tok.dep_ == "prep":
