@@ -971,3 +971,24 @@ def test_a_possessed_noun_of_a_verb_without_object_is_an_event():
     # a possessor alone does not make a noun of a transitive verb an event: released or releasing?
     got = qas("She said that the Swede's release was welcome.")
     assert all(p != "release" for p, _, _ in got), got
+
+
+def test_a_subject_the_parser_hangs_on_the_auxiliary_is_the_verbs():
+    # the small parser attaches 'bridge' to 'was' here (not to 'closed'); the passive subject still counts
+    got = qas("The bridge was closed because of flooding.")
+    assert ("closed", "what was closed?", "The bridge") in got, got
+    assert ("closed", "why was something closed?", "because of flooding") in got, got
+
+
+def test_a_cause_after_because_of_is_not_done_by_the_clauses_subject():
+    # the road did not flood anything; 'Besides painting, Lorna ...' still has Lorna paint
+    got = qas("The road was closed because of flooding.")
+    assert all(p != "flooding" for p, _, _ in got), got
+    got = qas("Besides painting, Lorna writes novels.")
+    assert ("painting", "who painted something?", "Lorna") in got, got
+
+
+def test_an_amount_in_a_currency_the_recogniser_misses_is_how_much():
+    # '3 million euros' is tagged CARDINAL + noun, not MONEY
+    got = qas("The company reported a profit of 3 million euros in 2021.")
+    assert ("profit", "how much was profited?", "3 million euros") in got, got

@@ -307,6 +307,9 @@ def _named_by_pronoun(name: "Token") -> bool:
     return not between
 
 
+_MONEY_NOUNS = frozenset("dollar pound euro yen yuan rupee franc krona krone rouble ruble peso".split())
+
+
 def entity_wh(tok: "Token", *, acting: bool = False) -> str:
     """who / what / how much for a participant; ``acting``: it does what the verb says, so an
     organisation, a state or a named thing is a 'who' (as QA-SRL annotators ask)."""
@@ -314,8 +317,9 @@ def entity_wh(tok: "Token", *, acting: bool = False) -> str:
         return "who"
     head = _nominal_head(tok)
     if head.ent_type_ in ("MONEY", "QUANTITY", "PERCENT") or (
-            head.like_num and any(t.ent_type_ == "MONEY" for t in head.subtree)):
-        return "how much"
+            head.like_num and any(t.ent_type_ == "MONEY" for t in head.subtree)) or (
+            head.lemma_.lower() in _MONEY_NOUNS and any(t.like_num for t in head.subtree)):
+        return "how much"  # '3 million euros' is read as CARDINAL + noun by the recogniser
     if head.pos_ == "PROPN" and not head.ent_type_ and head.text[:1].isupper() and head.i > 0:
         return "who"  # an unrecognised name mid-sentence is most often a person's
     if acting and (head.ent_type_ in AGENT_ENTITIES or (head.pos_ == "PROPN" and not head.ent_type_)
@@ -683,6 +687,12 @@ def _subject_of(verb: "Token", depth: int = 0) -> tuple["Token", tuple[int, int]
                 return c, _edges(list(c.subtree))
             rng = _phrase(c)
             return (c, rng) if rng else None
+    for aux in (c for c in verb.children if c.dep_ in ("aux", "auxpass") and c.i < verb.i):
+        # the parser sometimes hangs the subject on the auxiliary ('The bridge was closed because of
+        # flooding': bridge <-nsubj- was); it is the verb's
+        subj = next((c for c in aux.children if c.dep_ in ("nsubj", "nsubjpass") and c.i < aux.i), None)
+        if subj is not None and (rng := _phrase(subj)):
+            return subj, rng
     dep, head = verb.dep_, verb.head
     if dep == "acl" and head.dep_ == "pobj" and (found := _complex_preposition(head.head)) is not None \
             and found[0] == "why" and head.head.head.pos_ in ("VERB", "AUX"):
@@ -795,6 +805,16 @@ def _gerund_clause_verb(gerund: "Token") -> "Token | None":
     if up.pos_ == "NOUN" and up.dep_ == "pobj" and not any(c.dep_ in ("det", "poss", "amod") for c in up.children):
         up = up.head.head if up.head.pos_ in ("ADP", "SCONJ") else up
     return up if up.pos_ in ("VERB", "AUX") else None
+
+
+_CAUSE_MARKERS = frozenset("because due owing result".split())
+
+
+def _after_cause_marker(noun: "Token") -> bool:
+    """'closed because of flooding', 'delayed due to snowing': a cause the clause's subject seldom
+    did (the road did not flood; she resigned because of bullying she suffered)."""
+    before = noun.doc[max(noun.sent.start, noun.left_edge.i - 3):noun.left_edge.i]
+    return any(t.lower_ in _CAUSE_MARKERS for t in before)
 
 
 # Adjectives with which 'it ... to do' keeps a real 'it' ('it is easy to use': the thing is easy).
@@ -1904,7 +1924,8 @@ def nominal_qas(noun: "Token", doc) -> list[ParsedQA]:
         # 'Studies have shown that X': what was studied? -> X (without the 'that')
         body = [t for t in clause.subtree if t.dep_ != "mark" or t.head != clause]
         add(f"what was {vf.participle(verb)}?", clause, _edges(body), "object")
-    if not out and _derived(noun) and noun.lower_.endswith("ing") and (up := _gerund_clause_verb(noun)) is not None:
+    if not out and _derived(noun) and noun.lower_.endswith("ing") and not _after_cause_marker(noun) \
+            and (up := _gerund_clause_verb(noun)) is not None:
         subj = _subject_of(up)  # 'Besides painting, Lorna writes ...': who painted? -> Lorna
         if subj is not None and subj[1] is not None:
             wh = entity_wh(subj[0], acting=True)
