@@ -66,6 +66,18 @@ def _import_spacy(names: tuple[str, ...]) -> Any:
     return spacy
 
 
+def _thinc_has_torch() -> bool:
+    """Whether thinc saw torch when it was imported (True where torch is not installed at all:
+    nothing was hidden then, and a torch pipeline fails with spaCy's own error)."""
+    import importlib.util
+
+    if importlib.util.find_spec("torch") is None:
+        return True
+    import thinc.compat
+
+    return bool(thinc.compat.has_torch)
+
+
 def load_pipeline(pipeline: str | None = None) -> "Language":
     """The spaCy pipeline, loaded on first use and shared by every stage (thread-safe)."""
     names = (pipeline,) if pipeline else ((pipeline_name(),) if pipeline_name() else DEFAULT_PIPELINES)
@@ -74,6 +86,11 @@ def load_pipeline(pipeline: str | None = None) -> "Language":
     except ImportError as exc:  # spaCy is a core dependency; this only happens in a broken install
         raise ConfigurationError("spaCy is not installed; reinstall factgrain (pip install factgrain) "
                                  f"and its English pipeline ({INSTALL_HINT})") from exc
+    if _needs_torch(names) and not _thinc_has_torch():
+        raise ConfigurationError(
+            f"the spaCy pipeline {names[0]!r} may need torch, but spaCy was first imported in this process with "
+            "torch hidden (the offline reader does that for the small pipeline, to load fast); set "
+            "FACTGRAIN_SPACY_TORCH=1 (or FACTGRAIN_SPACY_MODEL) before the first check in the process")
     with _lock:
         for name in names:
             if name in _loaded:

@@ -42,3 +42,19 @@ def test_the_small_pipeline_loads_without_torch_and_torch_still_imports_after():
 def test_asking_for_torch_lets_thinc_see_it():
     state = probe(FACTGRAIN_SPACY_TORCH="1")
     assert state["thinc_has_torch"] is True
+
+
+@pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="torch is not installed in this environment")
+def test_a_torch_pipeline_after_the_small_one_is_a_clear_error():
+    code = """
+from factgrain.agent import reader
+from factgrain.errors import ConfigurationError
+reader.load_pipeline()
+try:
+    reader.load_pipeline("en_core_web_trf")
+except ConfigurationError as exc:
+    print("ERR", exc)
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env={**os.environ, "FACTGRAIN_SPACY_TORCH": "0"}, timeout=120).stdout
+    assert "ERR" in out and "FACTGRAIN_SPACY_TORCH=1" in out, out
