@@ -167,7 +167,6 @@ def from_sklearn(estimator: Any, feature_names: list[str], **kwargs: Any) -> Boo
     trees = []
     for (pred,) in estimator._predictors:
         nodes = pred.nodes
-        n = len(nodes)
         feature = [int(v) for v in nodes["feature_idx"]]
         thr = [float(v) for v in nodes["num_threshold"]]
         left = [int(v) for v in nodes["left"]]
@@ -188,6 +187,5 @@ def from_sklearn(estimator: Any, feature_names: list[str], **kwargs: Any) -> Boo
         expect(0)
         trees.append(Tree(feature=[f if not leaf[i] else -1 for i, f in enumerate(feature)], threshold=thr,
                           left=left, right=right, value=value, is_leaf=leaf))
-        assert len(trees[-1].value) == n
     base = float(estimator._baseline_prediction.ravel()[0])
     return BoostedModel(feature_names=list(feature_names), trees=trees, base_logit=base, **kwargs)
