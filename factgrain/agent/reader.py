@@ -16,6 +16,7 @@ import os
 import re
 import sys
 import threading
+import types
 import unicodedata
 from collections import OrderedDict
 from collections.abc import Iterable
@@ -52,18 +53,56 @@ def _import_spacy(names: tuple[str, ...]) -> Any:
     thinc probes for torch on import (``thinc.compat``); where torch is installed (the dev and
     vLLM environments) that probe alone costs 1-3 s and about 180 MB, most of the offline check.
     Hiding torch for the duration of the import makes thinc record it as absent; the entry is
-    removed right after, so ``import torch`` elsewhere works as usual."""
-    if "spacy" in sys.modules or "torch" in sys.modules or _needs_torch(names):
+    removed right after, so ``import torch`` elsewhere works as usual. spaCy's command-line package
+    is deferred the same way (:func:`_defer_spacy_cli`)."""
+    if "spacy" in sys.modules:
         import spacy
 
         return spacy
-    sys.modules["torch"] = None  # type: ignore[assignment]  # makes `import torch` raise ImportError
+    hide_torch = "torch" not in sys.modules and not _needs_torch(names)
+    if hide_torch:
+        sys.modules["torch"] = None  # type: ignore[assignment]  # makes `import torch` raise ImportError
+    stand_ins = _defer_spacy_cli()
     try:
         import spacy
     finally:
-        if sys.modules.get("torch", 0) is None:
+        if hide_torch and sys.modules.get("torch", 0) is None:
             del sys.modules["torch"]
+        for name, module in stand_ins.items():
+            if sys.modules.get(name) is module:
+                del sys.modules[name]
+    if isinstance(getattr(spacy, "cli", None), _CliStandIn):
+        del spacy.cli  # the next `import spacy.cli` / `from spacy import cli` loads the real package
     return spacy
+
+
+class _CliStandIn(types.ModuleType):
+    """Marks the placeholder put in for ``spacy.cli`` while spaCy is imported."""
+
+
+def _spacy_info(*args: Any, **kwargs: Any) -> Any:
+    """``spacy.info``, importing spaCy's CLI package on first call."""
+    from spacy.cli.info import info
+
+    return info(*args, **kwargs)
+
+
+def _defer_spacy_cli() -> dict[str, types.ModuleType]:
+    """Placeholders that keep ``import spacy`` from importing its command-line package.
+
+    spaCy's ``__init__`` imports ``spacy.cli.info`` only to re-export ``spacy.info``, and that pulls
+    in the whole CLI (typer, weasel, requests, the config templates): 0.1-0.3 s of an offline check
+    that never runs a spaCy command. The placeholders live only for the import: ``spacy.info`` is a
+    wrapper that imports the real function when called, and the CLI package loads on first import."""
+    if "spacy.cli" in sys.modules:
+        return {}
+    package = _CliStandIn("spacy.cli")
+    package.__path__ = []  # a package, so that `spacy.cli.info` can be found as its submodule
+    info = types.ModuleType("spacy.cli.info")
+    info.info = _spacy_info  # type: ignore[attr-defined]
+    stand_ins = {"spacy.cli": package, "spacy.cli.info": info}
+    sys.modules.update(stand_ins)
+    return stand_ins
 
 
 def _thinc_has_torch() -> bool:

@@ -21,10 +21,12 @@ import subprocess
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from factgrain.errors import ConfigurationError, FactgrainError
-from factgrain.evals.tasks.base import EvalContext, EvalSettings, Job, Task
+
+if TYPE_CHECKING:  # the task layer (pydantic schemas, the agent) loads when a run starts, not with the CLI
+    from factgrain.evals.tasks.base import EvalSettings, Job, Task
 
 Write = Callable[[dict[str, Any]], None]
 Advance = Callable[..., None]
@@ -129,6 +131,8 @@ class LocalEngine(Engine):
 
     async def _run(self, task: Task, jobs: list[Job], settings: EvalSettings, split: str, write: Write,
                    advance: Advance) -> None:
+        from factgrain.evals.tasks.base import EvalContext
+
         ctx = EvalContext(settings)
         meta = run_metadata(task, split, ctx.describe(), self.name)
         sem = asyncio.Semaphore(self.concurrency)

@@ -1,4 +1,5 @@
-"""The offline reader keeps thinc from importing torch when the pipeline does not need it."""
+"""The offline reader keeps thinc from importing torch when the pipeline does not need it, and
+spaCy from importing its command-line package."""
 
 import importlib.util
 import json
@@ -58,3 +59,23 @@ except ConfigurationError as exc:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env={**os.environ, "FACTGRAIN_SPACY_TORCH": "0"}, timeout=120).stdout
     assert "ERR" in out and "FACTGRAIN_SPACY_TORCH=1" in out, out
+
+
+def test_spacy_cli_is_deferred_and_still_works_when_asked_for():
+    code = """
+import json, sys
+from factgrain.agent import reader
+nlp = reader.load_pipeline()
+state = {"cli_at_load": "spacy.cli" in sys.modules, "parsed": [t.dep_ for t in nlp("Prices rose.")]}
+import spacy
+from spacy import cli
+state["download"] = callable(getattr(cli, "download", None))
+state["info_keys"] = sorted(spacy.info())[:3]
+print(json.dumps(state))
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
+    state = json.loads(out.stdout.strip().splitlines()[-1])
+    assert state["cli_at_load"] is False
+    assert "nsubj" in state["parsed"]
+    assert state["download"] is True  # the real CLI package, not the placeholder
+    assert state["info_keys"], state  # spacy.info() runs the real function
