@@ -137,7 +137,7 @@ def load_pipeline(pipeline: str | None = None) -> "Language":
         errors = []
         for name in names:
             try:
-                nlp = spacy.load(name)
+                nlp = spacy.load(name, exclude=_disabled_by_default(spacy, name))
             except OSError as exc:
                 errors.append(f"{name}: {str(exc).splitlines()[0]}")
                 continue
@@ -147,6 +147,23 @@ def load_pipeline(pipeline: str | None = None) -> "Language":
         "no spaCy English pipeline is installed (" + "; ".join(errors) + "). "
         f"Install the pinned one with: {INSTALL_HINT}"
     )
+
+
+def _disabled_by_default(spacy: Any, name: str) -> list[str]:
+    """Components the pipeline's own meta lists as disabled (the small English one's ``senter``).
+
+    spaCy loads them anyway, switched off; nothing here switches them on, so they are excluded
+    instead, which saves their weights' load (about 0.1 s of an offline check)."""
+    import json
+    from pathlib import Path
+
+    try:
+        root = spacy.util.get_package_path(name) if spacy.util.is_package(name) else Path(name)
+        meta = json.loads((Path(root) / "meta.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError, TypeError):
+        return []  # spacy.load reports a missing pipeline in its own words
+    disabled = meta.get("disabled") or []
+    return [c for c in disabled if isinstance(c, str)]
 
 
 def loaded_pipeline_info() -> dict[str, Any]:

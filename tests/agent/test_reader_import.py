@@ -79,3 +79,12 @@ print(json.dumps(state))
     assert "nsubj" in state["parsed"]
     assert state["download"] is True  # the real CLI package, not the placeholder
     assert state["info_keys"], state  # spacy.info() runs the real function
+
+
+def test_components_disabled_by_default_are_not_loaded():
+    from factgrain.agent import reader
+
+    nlp = reader.load_pipeline()
+    assert "senter" not in nlp.component_names and nlp.disabled == []
+    assert "parser" in nlp.pipe_names and "ner" in nlp.pipe_names
+    assert [s.text for s in nlp("Prices rose. Shares fell.").sents] == ["Prices rose.", "Shares fell."]
