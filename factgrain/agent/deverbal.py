@@ -112,6 +112,18 @@ def _families() -> tuple[_RankedFamilies, frozenset[str]]:
     return _RankedFamilies(out), frozenset(nomlex & out.keys())
 
 
+def catvar_words() -> frozenset[str]:
+    """Every single word CatVar lists, of any part of speech, lowercase (an English dictionary for
+    telling English text from other languages)."""
+    words = set()
+    for line in _catvar_text().splitlines():
+        for entry in line.strip().split("#"):
+            word = entry.partition("%")[0].rpartition("_")[0].lower()
+            if word.isalpha():
+                words.add(word)
+    return frozenset(words)
+
+
 def noun_verbs() -> Mapping[str, tuple[str, ...]]:
     """Noun -> the verbs of its CatVar family (lowercase), best attested first ('examination' ->
     ('examine',); 'death' -> ('die', 'dying'))."""

@@ -208,6 +208,8 @@ class Evaluator:
         sources = normalize_reference(reference, warnings=warnings)
         if warnings:  # control characters were dropped: report the reference the evidence indexes
             reference = sources[0]["text"] if isinstance(reference, str) else sources
+        if self.verifier.english_only:
+            warnings += _foreign_reference_warnings(sources, self.verifier.describe())
         if question is not None and not isinstance(question, str):
             raise ConfigurationError("question must be a string")
         timings: dict[str, float] = {}
@@ -355,6 +357,22 @@ def _raise_if_all_failed(stage: str, failures: list[failed_calls.Failure], doc: 
         raise BackendError(message) from first.error
     first.error.args = (message,)  # same class and exit code, with the sentence named
     raise first.error
+
+
+def _foreign_reference_warnings(sources: list[dict[str, Any]], verifier: str) -> list[str]:
+    """A warning for each reference written in a language the verifier does not read: its units
+    would all come out unsupported for want of English words, which is no finding about the text."""
+    from factgrain.agent.reader import foreign_language
+
+    out = []
+    for i, source in enumerate(sources):
+        found = foreign_language(source.get("text") or "")
+        if found:
+            which = "the reference" if len(sources) == 1 else f"reference {i}"
+            out.append(f"{which} reads as {found[0]} (language identifier: p={found[1]:.2f}); the {verifier} "
+                       "verifier reads English only, so its verdicts on it mean little. Use a model verifier "
+                       "(--verifier llm or nli) for references in other languages.")
+    return out
 
 
 def _verification_warnings(failures: list[failed_calls.Failure], doc: Any) -> list[str]:

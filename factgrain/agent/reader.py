@@ -20,6 +20,7 @@ import types
 import unicodedata
 from collections import OrderedDict
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from factgrain.errors import ConfigurationError
@@ -285,3 +286,77 @@ def foreign_script(text: str, *, threshold: float = 0.3) -> str | None:
         return None
     script, count = max(scripts.items(), key=lambda kv: kv[1])
     return script if sum(scripts.values()) / len(letters) > threshold else None
+
+
+# English closed-class words. Running English prose has a third or more of its words among them;
+# German, French, Spanish or Italian prose has almost none, and Dutch a few (in, is). Below
+# ENGLISH_SHARE_MIN the language identifier decides; above it, it is never loaded.
+_ENGLISH_FUNCTION_WORDS = frozenset(
+    "the of and to that this with for by from at it its his her their they he she we you has have had "
+    "been which who not or but will would can could were are be is was on in a an".split())
+ENGLISH_SHARE_MIN = 0.2
+_WORD = re.compile(r"[^\W\d_]+")
+_LANGUAGE_NAMES = {
+    "de": "German", "fr": "French", "es": "Spanish", "it": "Italian", "pt": "Portuguese", "nl": "Dutch",
+    "sv": "Swedish", "da": "Danish", "no": "Norwegian", "fi": "Finnish", "pl": "Polish", "cs": "Czech",
+    "ro": "Romanian", "hu": "Hungarian", "tr": "Turkish", "id": "Indonesian", "ms": "Malay", "ca": "Catalan",
+    "vi": "Vietnamese", "la": "Latin", "cy": "Welsh", "ga": "Irish", "eu": "Basque", "hr": "Croatian",
+}
+
+
+ENGLISH_WORDS_MIN = 0.5
+_SUFFIXES = ("s", "es", "ed", "d", "ing", "ly", "er", "est")
+
+
+@lru_cache(maxsize=1)
+def _english_words() -> frozenset[str]:
+    """Every word of CatVar's English word families (nouns, verbs, adjectives, adverbs: 82,000)."""
+    from factgrain.agent.deverbal import catvar_words
+
+    return catvar_words()
+
+
+def _english_word(word: str) -> bool:
+    known = _english_words()
+    return word in known or word in _ENGLISH_FUNCTION_WORDS or any(
+        word.endswith(suf) and word[: -len(suf)] in known for suf in _SUFFIXES)
+
+
+@lru_cache(maxsize=1)
+def _language_identifier() -> Any:
+    # py3langid: langid.py's model (97 languages, trained on several domains) shipped inside the wheel
+    try:
+        from py3langid.langid import MODEL_FILE, LanguageIdentifier
+    except ImportError as exc:  # a core dependency: only a broken install lacks it
+        raise ConfigurationError("the language check of the offline reader needs py3langid; reinstall "
+                                 "factgrain (pip install factgrain)") from exc
+
+    return LanguageIdentifier.from_pickled_model(MODEL_FILE, norm_probs=True)
+
+
+def foreign_language(text: str, *, min_words: int = 5, min_probability: float = 0.99) -> tuple[str, float] | None:
+    """(language name, probability) when ``text`` is written in a Latin-script language other
+    than English, else None.
+
+    Three conditions must all hold: fewer than ENGLISH_SHARE_MIN of its words are English function
+    words; fewer than ENGLISH_WORDS_MIN of its lowercase words are in an English dictionary
+    (CatVar's words); and the language identifier (py3langid) names another language with at least
+    ``min_probability``. The identifier alone takes English names and headlines for Spanish or
+    German; the two word counts keep it to text that is not English on its face. Texts of fewer
+    than ``min_words`` words, or in a non-Latin script (:func:`foreign_script` names those), are
+    not judged."""
+    words = _WORD.findall(text)
+    if len(words) < min_words or foreign_script(text) is not None:
+        return None
+    share = sum(w.lower() in _ENGLISH_FUNCTION_WORDS for w in words) / len(words)
+    if share >= ENGLISH_SHARE_MIN:
+        return None
+    # a headline without function words ("Young people make good voters."): its lowercase words
+    # are English dictionary words (names, capitalised, say nothing either way)
+    common = [w for w in words if w.islower() and len(w) > 2]
+    if common and sum(_english_word(w) for w in common) / len(common) >= ENGLISH_WORDS_MIN:
+        return None
+    code, probability = _language_identifier().classify(text)
+    if code == "en" or probability < min_probability:
+        return None
+    return _LANGUAGE_NAMES.get(code, code), float(probability)

@@ -1,5 +1,5 @@
 """What the offline (``parse``) span mode shares between the QA and TriQua decomposers: the mode
-name itself, and the check that a sentence is in a script the English reader can read."""
+name itself, and the checks that a text is in a language and script the English reader can read."""
 
 from __future__ import annotations
 
@@ -7,7 +7,12 @@ import warnings
 from typing import Any
 
 from factgrain.agent.decompose.base import resolve_span_mode
-from factgrain.agent.reader import foreign_script, parse_many, readable_copy
+from factgrain.agent.reader import (
+    foreign_language,
+    foreign_script,
+    parse_many,
+    readable_copy,
+)
 from factgrain.schemas.spans import Document, Sentence
 
 OFFLINE_MODES = ("parse", "enum")  # 'enum' is the old name of 'parse'
@@ -40,3 +45,26 @@ def unreadable_warning(sentence: Sentence, script: str) -> str:
 def parse_sentences(doc: Document) -> None:
     """Parse every sentence of ``doc`` in one batch (the per-sentence readers then hit the cache)."""
     parse_many(readable_copy(s.text) for s in doc.sentences)
+
+
+def skip_foreign_text(decomposer: Any, doc: Document) -> bool:
+    """True, with one warning naming the language and the sentences, when ``doc`` is written in a
+    Latin-script language other than English (:func:`factgrain.agent.reader.foreign_language`).
+
+    The English pipeline parses German or Spanish into confident nonsense (*Der Hund schläft im
+    Garten* gave ``who ms? → i``), so no sentence of such a text is read: each is counted as failed
+    (``scores.failed_sentences``) instead of yielding units nobody should verify. The check is made
+    on the whole text, where it is reliable; a single foreign sentence in an English text is read."""
+    found = foreign_language(doc.text)
+    if found is None:
+        return False
+    from factgrain.agent.decompose.context import has_content
+
+    language, probability = found
+    skipped = [s.index for s in doc.sentences if has_content(s.text)]
+    decomposer.failed_sentences.extend(skipped)
+    decomposer.warnings.append(
+        f"the text reads as {language} (language identifier: p={probability:.2f}; sentences "
+        f"{', '.join(map(str, skipped))}), and the offline reader (spaCy en_core_web_sm) reads English only: "
+        f"no unit was read from it. Use a model that reads {language} (span_mode='free').")
+    return True

@@ -76,6 +76,8 @@ class QASemDecomposer(Decomposer):
 
     async def decompose(self, doc: Document) -> list[QAPair]:
         if self.span_mode == "parse":
+            if parse_mode.skip_foreign_text(self, doc):
+                return []
             parse_mode.parse_sentences(doc)  # one batched parse of every sentence, then cached
         return await super().decompose(doc)
 

@@ -65,6 +65,8 @@ class TriQuaDecomposer(Decomposer):
     # -- free mode: the paper's passage-level extraction -----------------------------------------
     async def decompose(self, doc: Document) -> list[HyperRelationalFact]:
         if self.span_mode == "parse":
+            if parse_mode.skip_foreign_text(self, doc):
+                return []
             parse_mode.parse_sentences(doc)  # one batched parse of every sentence, then cached
             return _resolve_pronouns(await super().decompose(doc))  # sentence by sentence
         return await self._each([c for c in doc.chunks if c.sentence_indices], "chunk",

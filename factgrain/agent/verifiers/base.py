@@ -58,6 +58,9 @@ class Verifier(abc.ABC):
 
     name: ClassVar[str] = "abstract"
     prompt_names: ClassVar[tuple[str, ...]] = ()
+    # reads references with the English pipeline only (the check then warns about a reference in
+    # another language instead of reporting every unit of it unsupported)
+    english_only: ClassVar[bool] = False
 
     def __init__(self, *, threshold: float = 0.5, max_connections: int = 4, **options: Any):
         if not 0.0 <= threshold <= 1.0:

@@ -54,6 +54,7 @@ def unit_fields(item: VerifyItem) -> dict[str, Any]:
 
 class LexicalVerifier(Verifier):
     name: ClassVar[str] = "lexical"
+    english_only: ClassVar[bool] = True
 
     def __init__(self, *, model: Any = None, **options: Any):
         """``model``: a :class:`LexicalModel` or a ``lexical_boosted.BoostedModel``; the shipped one
