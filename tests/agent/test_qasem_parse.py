@@ -992,3 +992,22 @@ def test_an_amount_in_a_currency_the_recogniser_misses_is_how_much():
     # '3 million euros' is tagged CARDINAL + noun, not MONEY
     got = qas("The company reported a profit of 3 million euros in 2021.")
     assert ("profit", "how much was profited?", "3 million euros") in got, got
+
+
+def test_a_passive_gerund_is_asked_as_a_passive():
+    # 'after being convicted' has the gerund 'being' as its only auxiliary: no 'who being convicted?'
+    got = qas("The driver was fined after being convicted of speeding.")
+    assert ("convicted", "who was convicted?", "The driver") in got, got
+    assert ("convicted", "what was someone convicted of?", "speeding") in got, got
+    got = qas("The old bridge is being repaired by the council.")
+    assert ("repaired", "what is being repaired?", "The old bridge") in got, got
+
+
+def test_a_term_is_asked_how_long():
+    got = qas("The man was sentenced to four years.")
+    assert ("sentenced", "how long was someone sentenced?", "to four years") in got, got
+    got = qas("She taught at the school for twelve years.")
+    assert ("taught", "how long did someone teach?", "for twelve years") in got, got
+    # a date after 'to' stays a time ('postponed to next year'), not a term
+    got = qas("The match was postponed to next year.")
+    assert all(not q.startswith("how long") for _, q, _ in got), got

@@ -356,6 +356,15 @@ def _is_place(phrase_head: "Token") -> bool:
     return phrase_head.lemma_.lower() in PLACE_NOUNS
 
 
+DURATION_UNITS = frozenset("second minute hour day week month year decade century".split())
+
+
+def _duration(noun: "Token") -> bool:
+    """A counted stretch of time: 'three years', '18 months', 'a decade' (a number or 'a' on a unit)."""
+    return noun.lemma_.lower() in DURATION_UNITS and any(
+        c.dep_ == "nummod" or c.dep_ == "det" and c.lower_ in ("a", "an") for c in noun.children)
+
+
 def prep_wh(prep: "Token", verb: "Token") -> str | None:
     """The wh-word of a prepositional phrase, or None when the phrase is asked with its
     preposition in the question ('what did someone contribute to?')."""
@@ -366,7 +375,10 @@ def prep_wh(prep: "Token", verb: "Token") -> str | None:
     if pobj is None:
         return None
     if p == "for" and pobj.dep_ == "pobj" and _is_time(pobj):
-        return "how"  # 'for several years': how long
+        # 'for several years': how long; 'for the first time' is no stretch of time
+        return "how long" if pobj.lemma_.lower() in DURATION_UNITS else "how"
+    if p == "to" and pobj.dep_ == "pobj" and _duration(pobj):
+        return "how long"  # 'sentenced to three years', 'jailed to 18 months': a term, not a date
     if p in TIME_PREPS:
         return "when"
     if pobj.dep_ == "pobj" and _is_time(pobj):
@@ -499,6 +511,8 @@ def _group(verb: "Token") -> VerbGroup:
         passive = True  # 'Dubbed the X, the group ...', 'when judged by ...': a participle clause is passive
     if any(c.dep_ == "aux" and c.lower_ == "to" for c in verb.children):
         aux = [a for a in aux if a.lower_ not in ("be", "have")]  # 'for it to be erected': was erected
+    if aux and aux[0].lower_ == "being":
+        aux = aux[1:]  # 'after being convicted of murder': who was convicted?, not 'who being convicted'
     if _imperative(verb):
         return VerbGroup(verb, ["should"], passive, negated)  # 'Keep yourself busy': what should someone keep?
     if _to_blame(verb):  # 'the president is to blame': who is blamed?
@@ -1608,7 +1622,7 @@ def copular_qas(be: "Token", doc) -> list[ParsedQA]:
         if c.dep_ != "prep" or first.dep_ == "prep":
             continue  # a copula whose complement is a phrase: its other phrases describe that one
         w = prep_wh(c, be)
-        if w in (None, "how"):
+        if w in (None, "how", "how long"):
             continue
         prng = _edges(list(c.subtree))
         if prng is None:
