@@ -1011,3 +1011,23 @@ def test_a_term_is_asked_how_long():
     # a date after 'to' stays a time ('postponed to next year'), not a term
     got = qas("The match was postponed to next year.")
     assert all(not q.startswith("how long") for _, q, _ in got), got
+
+
+def test_so_called_and_being_are_no_predicates():
+    got = qas("The so-called Hollow Oak pact was signed in secret.")
+    assert all(p != "called" for p, _, _ in got), got
+    got = qas("The main point being, the fees go to the owners.")
+    assert all(p != "being" for p, _, _ in got), got
+
+
+def test_a_bare_wh_adverb_is_no_answer():
+    got = qas("Nobody knows where the money came from.")
+    assert all(a.lower() != "where" for _, _, a in got), got
+
+
+def test_in_the_wake_of_is_a_time():
+    got = qas("Fares rose in the wake of the strikes.")
+    assert ("rose", "when did something rise?", "in the wake of the strikes") in got, got
+    assert all(p != "wake" for p, _, _ in got), got
+    got = qas("The mayor resigned on the eve of the vote.")
+    assert ("resigned", "when did someone resign?", "on the eve of the vote") in got, got

@@ -145,6 +145,9 @@ COMPLEX_PREPS = {("in", "front", "of"): "where", ("in", "back", "of"): "where", 
                  ("in", "favour", "of"): "", ("in", "spite", "of"): "", ("in", "charge", "of"): "",
                  ("with", "respect", "to"): "", ("with", "regard", "to"): "", ("in", "lieu", "of"): "",
                  ("in", "search", "of"): "", ("in", "exchange", "for"): "", ("in", "response", "to"): ""}
+# The same with 'the' before the noun ('in the wake of the attacks': when).
+COMPLEX_PREPS_THE = {("in", "wake", "of"): "when", ("in", "aftermath", "of"): "when", ("on", "eve", "of"): "when",
+                     ("in", "face", "of"): "", ("in", "case", "of"): "", ("in", "event", "of"): ""}
 # Fixed adverbial phrases made of a preposition and a noun phrase: no argument of the verb.
 FIXED_ADVERBIALS = frozenset(("for the most part", "for example", "for instance", "in fact", "in general",
                               "in particular", "in turn", "in short", "in effect", "in practice", "at least",
@@ -558,6 +561,13 @@ def _complex_preposition(prep: "Token") -> tuple[str, int] | None:
     if prep.i + 2 >= len(doc):
         return None
     noun, last = doc[prep.i + 1], doc[prep.i + 2]
+    if noun.lower_ == "the" and prep.i + 3 < len(doc) and noun.head.i == last.i:
+        det, noun, last = noun, last, doc[prep.i + 3]
+        wh = COMPLEX_PREPS_THE.get((prep.lower_, noun.lower_, last.lower_))
+        if wh is None or noun.head.i != prep.i or any(c.dep_ in ("poss", "amod") or c.dep_ == "det" and c.i != det.i
+                                                       for c in noun.children):
+            return None
+        return wh, last.i
     wh = COMPLEX_PREPS.get((prep.lower_, noun.lower_, last.lower_))
     if wh is None or noun.head.i != prep.i or any(c.dep_ in ("det", "poss", "amod") for c in noun.children):
         return None
@@ -1702,8 +1712,8 @@ def noun_verb(noun: "Token") -> str | None:
     if lemma in NOT_EVENTS or low in NOT_EVENTS:
         return None
     verb = _catvar_verb(lemma) or _catvar_verb(low)
-    if verb is None or is_person(noun):
-        return None
+    if verb is None or verb == "be" or is_person(noun):
+        return None  # 'being' ('human beings', 'the point being, ...') names no event of being
     if _derived(noun, verb):
         return verb if noun.tag_ != "NNS" or _plural_event(noun) else None
     return verb if verb in (low, lemma) and suffix_free_event(noun) else None
@@ -2198,6 +2208,8 @@ def participle_qas(verb: "Token", doc) -> list[ParsedQA]:
         return _activity_qas(verb, noun, doc) or _ing_modifier_qas(verb, noun, doc)
     if verb.tag_ != "VBN" or noun.pos_ not in ("NOUN", "PROPN") or noun.i < verb.i:
         return []
+    if any(c.dep_ == "advmod" and c.lower_ == "so" and c.i < verb.i for c in verb.children):
+        return []  # 'the so-called Trojan Horse letter': a hedge on the name, no event of calling
     comps = [c for c in noun.children if c.dep_ == "compound" and verb.i < c.i < noun.i]
     start = comps[0].i if comps else noun.i
     end = noun.i
@@ -2552,7 +2564,7 @@ def _before_trailing_comma(text: str, start: int, end: int) -> int | None:
     return end if end > start else None
 
 
-_WH_ALONE = frozenset("who whom which what whoever whatever".split())
+_WH_ALONE = frozenset("who whom which what whoever whatever where when why how whence".split())
 _CONTENT_POS = frozenset({"NOUN", "PROPN", "PRON", "VERB", "ADJ", "NUM", "AUX"})
 _DANGLING_POS = frozenset({"ADP", "DET", "AUX", "PART", "CCONJ", "SCONJ"})
 
