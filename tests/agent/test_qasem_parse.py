@@ -1031,3 +1031,18 @@ def test_in_the_wake_of_is_a_time():
     assert all(p != "wake" for p, _, _ in got), got
     got = qas("The mayor resigned on the eve of the vote.")
     assert ("resigned", "when did someone resign?", "on the eve of the vote") in got, got
+
+
+def test_a_partner_after_with_makes_an_event_noun():
+    got = qas("Rovers boss Sam Hill says his team must improve after their draw with Hartlepool.")
+    assert ("draw", "who did someone draw with?", "Hartlepool") in got, got
+    got = qas("A pedestrian was injured in a collision with a van.")
+    assert ("collision", "what did something collide with?", "a van") in got, got
+    got = qas("The union held talks with the company on Monday.")
+    assert ("talks", "who did someone talk with?", "the company") in got, got
+    # what a thing has, or a plural place after a preposition, is no partner
+    got = qas("They bought a house with a garden.")
+    assert all(p != "house" for p, _, _ in got), got
+    got = qas("Children may ride on trails with their parents.")
+    assert all(p != "trails" for p, _, _ in got), got
+

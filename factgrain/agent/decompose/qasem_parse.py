@@ -1767,7 +1767,24 @@ def suffix_free_event(noun: "Token") -> bool:
     return any(c.dep_ == "prep" and (c.lower_ == "of" or c.lower_ == "for" and c.i > noun.i
                                      or c.i > noun.i and _inquiry_into(c)) for c in noun.children) \
         or _light_verb(noun) is not None or _compound_patient(noun) is not None or _reported_clause(noun) is not None \
-        or noun.tag_ == "NNS" and _plural_event(noun) or _doer_phrase(noun) is not None or _owned_happening(noun)
+        or noun.tag_ == "NNS" and _plural_event(noun) or _doer_phrase(noun) is not None or _owned_happening(noun) \
+        or _partner_phrase(noun) is not None
+
+
+def _partner_phrase(noun: "Token") -> "Token | None":
+    """The 'with' phrase after an event noun that names who else takes part ('a draw with Hearts',
+    'talks with the union', 'a collision with a lorry'): a person, an organisation or a named side,
+    or, for a nominalization NOMLEX lists, anything ('a collision with a lorry'); not what a thing
+    has ('a house with a garden'). A plural spelled like its verb counts only as a verb's subject or
+    object ('held talks with the union'), not after a preposition ('on trails with children')."""
+    if noun.tag_ == "NNS" and not _derived(noun) and noun.dep_ not in ("nsubj", "nsubjpass", "dobj"):
+        return None
+    for c in noun.children:
+        if c.dep_ == "prep" and c.lower_ == "with" and c.i > noun.i:
+            pobj = next((x for x in c.children if x.dep_ == "pobj"), None)
+            if pobj is not None and (entity_wh(pobj, acting=True) == "who" or _derived(noun)):
+                return pobj
+    return None
 
 
 def _owned_happening(noun: "Token") -> bool:
@@ -1937,6 +1954,11 @@ def nominal_qas(noun: "Token", doc) -> list[ParsedQA]:
                 add(f"{wh} {vf.past(verb)} something?", pobj, _phrase(pobj), "subject")
             else:
                 add(f"{wh} was {vf.participle(verb)}?", pobj, _phrase(pobj), "object")
+        elif c.dep_ == "prep" and c.lower_ == "with" and (partner := _partner_phrase(noun)) is not None \
+                and partner.head.i == c.i:
+            wh = entity_wh(partner, acting=True)  # 'a draw with Hearts': who did someone draw with?
+            add(f"{wh} did something {verb} with?" if wh != "who" else f"{wh} did someone {verb} with?",
+                partner, _phrase(partner), "prep-object")
         elif c.dep_ == "prep" and c.i > noun.i:
             w = prep_wh(c, noun)
             if w in ("when", "where", "why"):
