@@ -1046,3 +1046,13 @@ def test_a_partner_after_with_makes_an_event_noun():
     got = qas("Children may ride on trails with their parents.")
     assert all(p != "trails" for p, _, _ in got), got
 
+
+
+def test_a_past_after_a_time_preposition_is_active():
+    # the parser reads 'a blunder led to ...' as a noun with a reduced passive relative
+    got = qas("The bank has apologised after a blunder led to hundreds of customers losing money.")
+    assert ("led", "what led?", "a blunder") in got, got
+    assert all(not q.startswith("what was led") for _, q, _ in got), got
+    # a participle with its by-agent stays passive
+    got = qas("He was freed after a man arrested by police confessed.")
+    assert ("arrested", "who was arrested?", "a man") in got, got

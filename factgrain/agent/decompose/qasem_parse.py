@@ -486,6 +486,22 @@ def _participle_read_as_past(verb: "Token") -> bool:
         and not any(c.dep_ in ("dobj", "xcomp", "ccomp", "dative", "attr", "acomp") for c in verb.children)
 
 
+def _past_read_as_participle(verb: "Token") -> bool:
+    """A past tense the parser took for a reduced relative on the object of a time preposition
+    ('apologised after a mistake led to ...', 'closed after a lorry hit the bridge'): 'after a
+    mistake' with a passive participle is no time, so the noun is the subject of an active verb.
+    Only for a verb whose past is spelled as its participle, with no by-agent, and the noun's
+    phrase holding no other verb that could be the clause's."""
+    noun = verb.head
+    if verb.dep_ != "acl" or verb.tag_ != "VBN" or noun.dep_ != "pobj" or noun.head.lower_ not in TIME_PREPS \
+            or noun.pos_ not in ("NOUN", "PROPN", "PRON") or verb.i < noun.i:
+        return False
+    if vf.past(verb.lemma_) != verb.lower_ or any(c.dep_ in ("agent", "auxpass") for c in verb.children):
+        return False
+    return not any(t.pos_ in ("VERB", "AUX") and t.i != verb.i and t.dep_ not in ("amod", "compound")
+                   and t.i < verb.i for t in noun.subtree)
+
+
 def _group(verb: "Token") -> VerbGroup:
     """The auxiliaries and voice of ``verb``, inherited from the verb it is coordinated with
     when it has none of its own ('has been opened and adjourned')."""
@@ -507,7 +523,7 @@ def _group(verb: "Token") -> VerbGroup:
             return VerbGroup(verb, [], True, negated)  # 'due to be term-limited': who was limited?, not 'who be'
         return VerbGroup(verb, head_aux + [_aux_word(be)], True, negated)
     if not aux and verb.tag_ == "VBN" and (verb.dep_ in ("acl", "relcl") or _postnominal_participle(verb)) \
-            and not any(c.dep_ in SUBJ for c in verb.children):
+            and not any(c.dep_ in SUBJ for c in verb.children) and not _past_read_as_participle(verb):
         passive = True  # 'a man kidnapped by militants'
     if not aux and verb.tag_ == "VBN" and verb.dep_ == "advcl" \
             and not any(c.dep_ in SUBJ or c.dep_ == "aux" for c in verb.children):
