@@ -1050,8 +1050,8 @@ def test_a_partner_after_with_makes_an_event_noun():
 
 def test_a_past_after_a_time_preposition_is_active():
     # the parser reads 'a blunder led to ...' as a noun with a reduced passive relative
-    got = qas("The bank has apologised after a blunder led to hundreds of customers losing money.")
-    assert ("led", "what led?", "a blunder") in got, got
+    got = qas("A council has apologised after a mistake led to thousands of residents receiving the wrong bills.")
+    assert ("led", "what led?", "a mistake") in got, got
     assert all(not q.startswith("what was led") for _, q, _ in got), got
     # a participle with its by-agent stays passive
     got = qas("He was freed after a man arrested by police confessed.")
