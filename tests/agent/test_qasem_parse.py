@@ -731,7 +731,7 @@ def test_a_complex_preposition_is_not_a_preposition_and_its_noun():
     assert ("sold", "why did something sell something?", "in order to repair the church") in got, got
     assert all(a != "order" for _, _, a in got), got
     got = qas("The lawyer spoke on behalf of the tenants.")
-    assert ("spoke", "what did someone speak on behalf of?", "the tenants") in got, got
+    assert ("spoke", "who did someone speak on behalf of?", "the tenants") in got, got
 
 
 def test_a_fixed_adverbial_or_as_well_as_is_no_argument():
@@ -1056,3 +1056,10 @@ def test_a_past_after_a_time_preposition_is_active():
     # a participle with its by-agent stays passive
     got = qas("He was freed after a man arrested by police confessed.")
     assert ("arrested", "who was arrested?", "a man") in got, got
+
+
+def test_common_people_nouns_of_news_are_who():
+    got = qas("The prisoner was moved to another jail.")
+    assert ("moved", "who was moved?", "The prisoner") in got, got
+    got = qas("A local councillor criticised the plans.")
+    assert ("criticised", "who criticised something?", "A local councillor") in got, got

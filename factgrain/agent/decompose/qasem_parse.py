@@ -67,6 +67,9 @@ passenger passengers patient patients survivor survivors gunman gunmen attacker 
 firefighters paramedic journalist reporter couple mum dad grandmother grandfather teenager teenagers
 youth pensioner campaigner campaigners activist activists expert experts scholar professor chairman
 founder employee employees colleague partner neighbour neighbor someone anyone everyone who
+priest bishop nun monk imam rabbi prisoner inmate hostage witness juror widow widower veteran refugee migrant
+classmate tenant landlord landlady footballer midfielder goalkeeper captain councillor chancellor burglar thief
+relative athlete jockey chef
 """.split())
 PERSON_SUFFIXES = ("ist", "ian", "ier", "eer")
 PERSON_PRONOUNS = frozenset("i me we us you he him she her they them who whom myself himself herself "
