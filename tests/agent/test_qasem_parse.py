@@ -1063,3 +1063,11 @@ def test_common_people_nouns_of_news_are_who():
     assert ("moved", "who was moved?", "The prisoner") in got, got
     got = qas("A local councillor criticised the plans.")
     assert ("criticised", "who criticised something?", "A local councillor") in got, got
+
+
+def test_along_with_is_one_preposition_and_for_life_a_term():
+    got = qas("A driver was also arrested along with two passengers.")
+    assert ("arrested", "who was arrested?", "A driver") in got, got
+    assert ("arrested", "who was someone arrested along with?", "two passengers") in got, got
+    got = qas("The killer was jailed for life.")
+    assert ("jailed", "how long was someone jailed?", "for life") in got, got

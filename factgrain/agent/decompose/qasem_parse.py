@@ -383,6 +383,8 @@ def prep_wh(prep: "Token", verb: "Token") -> str | None:
     if p == "for" and pobj.dep_ == "pobj" and _is_time(pobj):
         # 'for several years': how long; 'for the first time' is no stretch of time
         return "how long" if pobj.lemma_.lower() in DURATION_UNITS else "how"
+    if p == "for" and pobj.lower_ == "life" and not list(pobj.children):
+        return "how long"  # 'jailed for life', 'banned for life'
     if p == "to" and pobj.dep_ == "pobj" and _duration(pobj):
         return "how long"  # 'sentenced to three years', 'jailed to 18 months': a term, not a date
     if p in TIME_PREPS:
@@ -562,8 +564,15 @@ def _finite(g: VerbGroup) -> bool:
     return g.verb.tag_ in ("VBD", "VBZ", "VBP") or bool(g.aux)
 
 
+def _along(prep: "Token") -> str:
+    """'along ' when the parser made 'along' of 'along with' the verb's particle, else ''."""
+    before = prep.doc[prep.i - 1] if prep.i > 0 else None
+    return "along " if before is not None and before.lower_ == "along" and before.dep_ == "prt" else ""
+
+
 def _particle(verb: "Token") -> str:
-    prt = [c.lower_ for c in verb.children if c.dep_ == "prt" or _fixed_object(c)]
+    prt = [c.lower_ for c in verb.children if (c.dep_ == "prt" or _fixed_object(c))
+           and not (c.lower_ == "along" and c.i + 1 < len(c.doc) and c.doc[c.i + 1].lower_ == "with")]
     return (" " + " ".join(prt)) if prt else ""
 
 
@@ -1176,7 +1185,9 @@ def verbal_args(verb: "Token") -> list[Arg]:
                 args.extend(lifted)
                 if rng:
                     wh = "what" if c.lower_ in ("as", "with", "about", "in", "into") else entity_wh(pobj)
-                    args.append(Arg("prep-object", pobj, rng, wh, prep=c.lower_))
+                    if c.lower_ == "with" and is_person(pobj):
+                        wh = "who"  # 'spoke with the minister', 'arrested along with several officials'
+                    args.append(Arg("prep-object", pobj, rng, wh, prep=_along(c) + c.lower_))
         elif d == "advcl":
             if _contrast_clause(c):
                 continue  # 'while others believe ...': a contrast, which QA-SRL has no question for
