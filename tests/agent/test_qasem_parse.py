@@ -1071,3 +1071,8 @@ def test_along_with_is_one_preposition_and_for_life_a_term():
     assert ("arrested", "who was someone arrested along with?", "two passengers") in got, got
     got = qas("The killer was jailed for life.")
     assert ("jailed", "how long was someone jailed?", "for life") in got, got
+
+
+def test_a_pronoun_outside_a_quote_does_not_stand_for_people_inside_it():
+    got = qas('" This was never about the fans, " he said.')
+    assert all(a != "the fans" for p, _, a in got if p == "said"), got

@@ -968,7 +968,8 @@ def _antecedent(pronoun: "Token") -> tuple["Token", tuple[int, int]] | None:
             rng = _phrase(subj, drop=("relcl", "acl"))
             return (subj, rng) if rng else None
         return None
-    names = [e for e in pronoun.sent.ents if e.label_ in ("PERSON", "ORG") and e.end <= pronoun.i]
+    names = [e for e in pronoun.sent.ents if e.label_ in ("PERSON", "ORG") and e.end <= pronoun.i
+             and not _quoted_apart(e.root, pronoun)]
     if pronoun.lower_ in ("he", "she", "him", "her"):
         # a person, never an organisation ('Wales head coach Warren Gatland ... he'; 'in an
         # Instagram post, he revealed' is not Instagram)
@@ -994,11 +995,20 @@ def _antecedent(pronoun: "Token") -> tuple["Token", tuple[int, int]] | None:
     for tok in pronoun.sent:  # else the first person named by a noun before it: 'a man who ... he'
         if tok.i >= pronoun.i:
             break
-        if tok.pos_ == "NOUN" and tok.dep_ not in ("compound", "amod") and is_person(tok):
+        if tok.pos_ == "NOUN" and tok.dep_ not in ("compound", "amod") and is_person(tok) \
+                and not _quoted_apart(tok, pronoun):
             rng = _phrase(tok, drop=("relcl", "acl", "prep"))
             if rng is not None:
                 return tok, rng
     return None
+
+
+def _quoted_apart(tok: "Token", pronoun: "Token") -> bool:
+    """Whether ``tok`` lies inside a quotation and ``pronoun`` outside it ('" It is about the
+    money, not the people, " he added': the people are words of the quote, not who 'he' is)."""
+    def inside(t: "Token") -> bool:
+        return sum(1 for x in t.sent if x.i < t.i and x.text == '"') % 2 == 1
+    return inside(tok) and not inside(pronoun)
 
 
 _OBJECT_PRONOUNS = frozenset("it them him her".split())
