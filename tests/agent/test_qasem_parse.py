@@ -1076,3 +1076,10 @@ def test_along_with_is_one_preposition_and_for_life_a_term():
 def test_a_pronoun_outside_a_quote_does_not_stand_for_people_inside_it():
     got = qas('" This was never about the fans, " he said.')
     assert all(a != "the fans" for p, _, a in got if p == "said"), got
+
+
+def test_the_one_told_beside_a_that_clause_is_who():
+    got = qas("The witness told the court that she had seen the car.")
+    assert ("told", "who did someone tell something?", "the court") in got, got
+    got = qas("He told a long story.")
+    assert ("told", "what did someone tell?", "a long story") in got, got

@@ -1537,12 +1537,23 @@ def _placeholder(arg: Arg | None) -> str:
     return "someone" if arg is not None and arg.wh == "who" else "something"
 
 
+# Verbs whose object, beside a clause, is the one told ('told the court that ...', 'warned residents that ...').
+TELLING_VERBS = frozenset("tell inform warn remind assure notify promise convince persuade advise".split())
+
+
+def _told(verb: "Token", obj: Arg, args: list[Arg]) -> bool:
+    """The object of a verb of telling right after it, beside a clause: the one told."""
+    return verb.lemma_.lower() in TELLING_VERBS and obj.head.dep_ == "dobj" and obj.head.i < verb.i + 4 \
+        and any(b.role == "clause" and b.head.i > obj.head.i for b in args)
+
+
 def verbal_questions(verb: "Token", args: list[Arg]) -> list[tuple[str, Arg]]:
     g = _group(verb)
     subj = next((a for a in args if a.role == "subject"), None)
     obj = _has_object(args)
     out = []
     for a in args:
+        told = False
         if a.role == "subject":
             if g.passive:
                 q = f"{a.wh} {subject_form(g)}"
@@ -1556,10 +1567,12 @@ def verbal_questions(verb: "Token", args: list[Arg]) -> list[tuple[str, Arg]]:
             q = f"{a.wh} {agent_form(g)} {_placeholder(subj)}"
         elif a.role == "complement":
             q = f"{a.wh} {inverted_form(g, _placeholder(subj))} to do"
-        elif a.role == "object" and a.head.dep_ == "dative" and a.head.pos_ != "ADP" and any(
-                b is not a and b.role in ("object", "clause") and b.head.dep_ != "dative" for b in args):
-            # the recipient beside what is given or told: 'told the BBC the decision was wrong'
-            wh = "who" if a.wh == "who" or _nominal_head(a.head).ent_type_ in ("ORG", "PERSON", "NORP") else a.wh
+        elif a.role == "object" and a.head.pos_ != "ADP" and (a.head.dep_ == "dative" and any(
+                b is not a and b.role in ("object", "clause") and b.head.dep_ != "dative" for b in args)
+                or (told := _told(verb, a, args))):
+            # the recipient beside what is given or told: 'told the BBC the decision was wrong',
+            # 'told the court that ...' (the one told is asked with who: a court, a conference, MPs)
+            wh = "who" if a.wh == "who" or _nominal_head(a.head).ent_type_ in ("ORG", "PERSON", "NORP") or told else a.wh
             q = f"{wh} {inverted_form(g, _placeholder(subj))} something"
         elif a.role in ("object", "clause"):
             q = f"{a.wh} {inverted_form(g, _placeholder(subj))}"
