@@ -1083,3 +1083,12 @@ def test_the_one_told_beside_a_that_clause_is_who():
     assert ("told", "who did someone tell something?", "the court") in got, got
     got = qas("He told a long story.")
     assert ("told", "what did someone tell?", "a long story") in got, got
+
+
+def test_things_spelled_as_verbs_are_no_events():
+    got = qas("Shoppers were told to wear face masks and bring grocery bags.")
+    assert all(p not in ("masks", "bags") for p, _, _ in got), got
+    got = qas("Two senior party figures resigned after the vote.")
+    assert all(p != "figures" for p, _, _ in got), got
+    got = qas("Tenants face a difficult situation.")
+    assert all(p != "situation" for p, _, _ in got), got

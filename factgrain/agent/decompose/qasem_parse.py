@@ -96,6 +96,7 @@ production performance office position opinion second view source report materia
 right chance opportunity ability time place part role market tower site boat circle gas age track value
 smoke slit service printing sleep life addition award
 total amount bulk majority handful variety range plenty bit
+situation stance figure field bag box label mask fuel program programme permit round ward
 """.split())  # the last line: nouns of quantity ('a total of 22 members', 'the bulk of their rents'), a closed class
 # Agent nouns that name an occupation rather than someone doing the verb.
 OCCUPATIONS = frozenset("actor actress painter sculptor author doctor officer senator governor mayor "
