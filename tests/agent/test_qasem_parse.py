@@ -1092,3 +1092,15 @@ def test_things_spelled_as_verbs_are_no_events():
     assert all(p != "figures" for p, _, _ in got), got
     got = qas("Tenants face a difficult situation.")
     assert all(p != "situation" for p, _, _ in got), got
+
+
+def test_a_crime_after_a_word_of_charging_is_asked_of_the_one_charged():
+    got = qas("A man has been charged with murder after a body was found in a canal.")
+    assert ("murder", "who murdered someone?", "A man") in got, got
+    got = qas("Police charged a 40-year-old woman with assault.")
+    assert ("assault", "who assaulted someone?", "a 40-year-old woman") in got, got
+    got = qas("A teenager was arrested on suspicion of attempted murder.")
+    assert ("murder", "who murdered someone?", "A teenager") in got, got
+    # being cleared says the opposite
+    got = qas("Two brothers were cleared of robbery.")
+    assert all(p != "robbery" for p, _, _ in got), got

@@ -2113,6 +2113,46 @@ def clause_event_qas(noun: "Token", doc) -> list[ParsedQA]:
     return [ParsedQA(noun.text, "nominal", q, text, noun.idx, at, "subject" if verb in INTRANSITIVE else "object")]
 
 
+# Verbs and words that say what someone is charged with, accused, convicted or suspected of: the
+# crime named after them is an act of the one charged ('charged with murder' -> who murdered someone?).
+CHARGE_WORDS = frozenset("charge accuse convict suspect indict prosecute arrest jail guilty suspicion".split())
+# Crimes done to a person (asked 'who murdered someone?'); others are done to something ('who stole something?').
+CRIMES_ON_PEOPLE = frozenset("murder kill assault attack rape kidnap abduct harass stalk abuse threaten injure wound "
+                             "stab shoot".split())
+
+
+def charge_qas(noun: "Token", doc) -> list[ParsedQA]:
+    """A crime noun spelled as its verb after a word of charging ('charged with murder', 'convicted of
+    assault', 'arrested on suspicion of attempted murder', 'found guilty of fraud'): QANom asks its verb,
+    answered by the one charged (who might have done it)."""
+    if noun.dep_ != "pobj" or noun.tag_ != "NN" or noun.head.lower_ not in ("with", "of") or is_person(noun):
+        return []
+    low, lemma = noun.lower_, noun.lemma_.lower()
+    if lemma in NOT_EVENTS or any(c.dep_ in ("det", "poss", "prep") for c in noun.children):
+        return []  # 'charged with the murder of X' is read by nominal_qas
+    verb = _catvar_verb(lemma)
+    word = noun.head.head
+    if verb is None or word.lemma_.lower() not in CHARGE_WORDS:
+        return []
+    if word.lower_ == "suspicion":  # 'arrested on suspicion of murder': the one arrested
+        word = word.head.head if word.dep_ == "pobj" and word.head.dep_ == "prep" else word
+        if word.pos_ != "VERB":
+            return []
+    elif word.pos_ == "ADJ":  # 'found guilty of fraud', 'was guilty of assault': the one found
+        word = word.head
+    who = None
+    obj = next((c for c in word.children if c.dep_ == "dobj"), None)
+    if obj is not None:
+        who = (obj, _phrase(obj, drop=("relcl", "acl")))
+    elif (subj := _subject_of(word)) is not None:
+        who = subj
+    if who is None or who[1] is None or who[0].lower_ in _REL_PRONOUNS:
+        return []
+    text, at = _text(doc, who[1])
+    thing = "someone" if verb in CRIMES_ON_PEOPLE else "something"
+    return [ParsedQA(noun.text, "nominal", f"who {vf.past(verb)} {thing}?", text, noun.idx, at, "subject")]
+
+
 # Suffixes that make an event noun of a verb; a nominalization without one ('flight', 'pleasure',
 # 'housing') names a thing or a state as often as an event.
 _EVENT_SUFFIXES = ("tion", "sion", "ment", "ance", "ence")
@@ -2588,7 +2628,7 @@ def read_qas(text: str) -> list[ParsedQA]:
             out.append(verb_qa)
         elif tok.pos_ == "NOUN":
             out.extend(title_qas(tok, doc) or nominal_qas(tok, doc) or agent_role_qas(tok, doc)
-                       or clause_event_qas(tok, doc) or manner_event_qas(tok, doc))
+                       or clause_event_qas(tok, doc) or manner_event_qas(tok, doc) or charge_qas(tok, doc))
             out.extend(event_purpose_qas(tok, doc))
         elif tok.dep_ == "amod" and tok.pos_ == "VERB":
             out.extend(participle_qas(tok, doc))
