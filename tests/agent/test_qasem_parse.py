@@ -1104,3 +1104,10 @@ def test_a_crime_after_a_word_of_charging_is_asked_of_the_one_charged():
     # being cleared says the opposite
     got = qas("Two brothers were cleared of robbery.")
     assert all(p != "robbery" for p, _, _ in got), got
+
+
+def test_a_gerund_in_a_time_phrase_borrows_the_clauses_subject():
+    got = qas("Three men have been arrested following a stabbing.")
+    assert ("stabbing", "who was involved in a stabbing?", "Three men") in got, got
+    got = qas("She retired after a long career.")
+    assert all(p != "career" for p, _, _ in got), got

@@ -96,7 +96,7 @@ production performance office position opinion second view source report materia
 right chance opportunity ability time place part role market tower site boat circle gas age track value
 smoke slit service printing sleep life addition award
 total amount bulk majority handful variety range plenty bit
-situation stance figure field bag box label mask fuel program programme permit round ward
+situation stance figure field bag box label mask fuel program programme permit round ward visa
 """.split())  # the last line: nouns of quantity ('a total of 22 members', 'the bulk of their rents'), a closed class
 # Agent nouns that name an occupation rather than someone doing the verb.
 OCCUPATIONS = frozenset("actor actress painter sculptor author doctor officer senator governor mayor "
@@ -2056,9 +2056,25 @@ def _clause_event_verb(noun: "Token") -> str | None:
             c.dep_ in ("poss", "prep", "compound", "relcl", "acl") for c in noun.children):
         return None
     low, lemma = noun.lower_, noun.lemma_.lower()
-    if lemma in NOT_EVENTS or low in NOT_EVENTS or not (deverbal.nomlex_listed(lemma) or deverbal.nomlex_listed(low)):
+    if lemma in NOT_EVENTS or low in NOT_EVENTS:
         return None
+    if not (deverbal.nomlex_listed(lemma) or deverbal.nomlex_listed(low)):
+        return _gerund_verb(noun)  # a gerund ('arrested following a stabbing', 'after a shooting')
     return _catvar_verb(lemma) or _catvar_verb(low)
+
+
+def _gerund_verb(noun: "Token") -> str | None:
+    """The verb of a singular -ing noun spelled as a known verb's -ing form ('stabbing' -> stab,
+    'shooting' -> shoot), or None; CatVar lacks many gerunds."""
+    low = noun.lower_
+    if not low.endswith("ing") or len(low) < 6 or noun.tag_ != "NN":
+        return None
+    stem = low[:-3]
+    verbs = _verb_lemmas()
+    for v in (stem, stem + "e", stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else None):
+        if v and v in verbs and (r := vf.row(v)) is not None and r[1] == low:  # the table's -ing form is the word
+            return v
+    return None
 
 
 def _denominal_destination(noun: "Token") -> str | None:
