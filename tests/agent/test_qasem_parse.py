@@ -1111,3 +1111,22 @@ def test_a_gerund_in_a_time_phrase_borrows_the_clauses_subject():
     assert ("stabbing", "who was involved in a stabbing?", "Three men") in got, got
     got = qas("She retired after a long career.")
     assert all(p != "career" for p, _, _ in got), got
+
+
+def test_a_scale_word_glued_to_a_number_stays_in_the_answer():
+    got = qas("The county council has pledged £7m to repair roads.")
+    assert ("pledged", "how much has someone pledged?", "£7m") in got, got
+
+
+def test_an_amount_after_a_place_preposition_is_how_much():
+    got = qas("The central bank kept rates at 1.5%.")
+    assert ("kept", "how much did something keep something?", "at 1.5%") in got, got
+
+
+def test_a_counted_stretch_of_time_before_a_noun_is_no_patient_nor_a_time():
+    got = qas("The authorities introduced a possible five-year sentence for fraud.")
+    assert all(not (p == "sentence" and a.startswith("five")) for p, _, a in got), got
+    got = qas("The striker signed on a two-year contract.")
+    assert all(not q.startswith("when") for p, q, _ in got), got
+    got = qas("He was elected in the 2017 election.")
+    assert ("elected", "when was someone elected?", "in the 2017 election") in got, got

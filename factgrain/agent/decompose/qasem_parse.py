@@ -96,7 +96,7 @@ production performance office position opinion second view source report materia
 right chance opportunity ability time place part role market tower site boat circle gas age track value
 smoke slit service printing sleep life addition award
 total amount bulk majority handful variety range plenty bit
-situation stance figure field bag box label mask fuel program programme permit round ward visa
+situation stance figure field bag box label mask fuel program programme permit round ward visa land
 """.split())  # the last line: nouns of quantity ('a total of 22 members', 'the bulk of their rents'), a closed class
 # Agent nouns that name an occupation rather than someone doing the verb.
 OCCUPATIONS = frozenset("actor actress painter sculptor author doctor officer senator governor mayor "
@@ -232,6 +232,8 @@ def _glued_to_previous(tok: "Token") -> bool:
     if tok.i == 0:
         return False
     prev = tok.doc[tok.i - 1]
+    if not prev.whitespace_ and tok.lower_ in SCALE_WORDS and prev.like_num and prev.head.i == tok.head.i:
+        return True  # '£5m' read as '5' (the object) and 'm' (an adverbial of the verb)
     return (not prev.whitespace_ or tok.lower_ in SCALE_WORDS) and prev.head.i == tok.head.i \
         and prev.dep_ == tok.dep_ and prev.like_num and tok.is_alpha
 
@@ -341,8 +343,11 @@ def _is_time(phrase_head: "Token") -> bool:
     # the head and what precedes it ('the late 1980s', 'next season'), not a date deep inside
     # a longer phrase ('for his role in the 2017 series')
     toks = [t for t in phrase_head.subtree if t.i <= phrase_head.i]
-    if any(t.ent_type_ in ("DATE", "TIME") for t in toks):
-        return True
+    dated = [t for t in toks if t.ent_type_ in ("DATE", "TIME")]
+    if dated and not (phrase_head.ent_type_ not in ("DATE", "TIME") and phrase_head.lower_ not in TEMPORAL_NOUNS
+                      and any(_duration_modifier(t) for t in toks if t.i < phrase_head.i)):
+        return True  # not a thing that lasts a while: 'on a three-year contract'
+
     if phrase_head.lemma_.lower() in ("end", "start", "beginning", "middle", "height", "eve") and any(
             c.dep_ == "prep" and c.lower_ == "of" and any(o.dep_ == "pobj" and not _is_place(o) for o in c.children)
             for c in phrase_head.children):
@@ -392,6 +397,8 @@ def prep_wh(prep: "Token", verb: "Token") -> str | None:
         return "when"
     if pobj.dep_ == "pobj" and _is_time(pobj):
         return "when"
+    if p in PLACE_PREPS and pobj.dep_ == "pobj" and _nominal_head(pobj).ent_type_ in ("PERCENT", "MONEY", "QUANTITY"):
+        return "how much"  # 'kept rates at 0.5%', 'sold at £3 each': an amount is no place
     if p in PLACE_PREPS and pobj.dep_ == "pobj" and (_is_place(pobj) or p in ALWAYS_PLACE_PREPS):
         return "where"
     if p in ("of", "from") and verb.lemma_ == "die":
@@ -1895,8 +1902,16 @@ def _reported_clause(noun: "Token") -> "Token | None":
 
 def _compound_patient(noun: "Token") -> "Token | None":
     """'smoking bans', 'stock market slump': a common-noun compound before an event noun."""
-    comps = [c for c in noun.children if c.dep_ == "compound" and c.i < noun.i and c.pos_ == "NOUN"]
+    comps = [c for c in noun.children if c.dep_ == "compound" and c.i < noun.i and c.pos_ == "NOUN"
+             and not _duration_modifier(c)]
     return comps[-1] if comps and noun.tag_ in ("NN", "NNS") else None
+
+
+def _duration_modifier(tok: "Token") -> bool:
+    """A counted stretch of time before a noun ('a three-year contract', 'a 10-month sentence'): how
+    long it lasts, not what it acts on."""
+    return tok.lemma_.lower() in DURATION_UNITS and any(
+        c.like_num or c.dep_ == "nummod" for c in tok.subtree if c.i < tok.i)
 
 
 def _possessor(pronoun: "Token") -> tuple["Token", tuple[int, int]] | None:
