@@ -1130,3 +1130,24 @@ def test_a_counted_stretch_of_time_before_a_noun_is_no_patient_nor_a_time():
     assert all(not q.startswith("when") for p, q, _ in got), got
     got = qas("He was elected in the 2017 election.")
     assert ("elected", "when was someone elected?", "in the 2017 election") in got, got
+
+
+def test_nouns_of_verbs_without_object_keep_their_preposition():
+    got = qas("The mayor defended the city's response to the floods.")
+    assert ("response", "what did something respond to?", "the floods") in got, got
+    got = qas("After a failed bid for the title, the club sacked its coach.")
+    assert ("failed", "what failed?", "bid for the title") in got, got
+
+
+def test_the_subject_of_a_receiving_light_verb_undergoes_the_event():
+    got = qas("The minister has faced criticism over the delays.")
+    assert ("criticism", "who was criticized?", "The minister") in got, got
+    got = qas("The charity offered support to the families.")
+    assert ("support", "what supported something?", "The charity") in got, got
+
+
+def test_quantity_and_container_nouns_are_no_events():
+    got = qas("Rivals greeted him with a slew of attacks and a wave of complaints.")
+    assert all(p not in ("slew", "wave") for p, _, _ in got), got
+    got = qas("Poison was injected into the caps of water bottles.")
+    assert all(p not in ("caps", "bottles") for p, _, _ in got), got

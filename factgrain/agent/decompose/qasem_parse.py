@@ -69,7 +69,7 @@ youth pensioner campaigner campaigners activist activists expert experts scholar
 founder employee employees colleague partner neighbour neighbor someone anyone everyone who
 priest bishop nun monk imam rabbi prisoner inmate hostage witness juror widow widower veteran refugee migrant
 classmate tenant landlord landlady footballer midfielder goalkeeper captain councillor chancellor burglar thief
-relative athlete jockey chef
+relative athlete jockey chef lawmaker lawmakers
 """.split())
 PERSON_SUFFIXES = ("ist", "ian", "ier", "eer")
 PERSON_PRONOUNS = frozenset("i me we us you he him she her they them who whom myself himself herself "
@@ -83,7 +83,7 @@ NOT_PEOPLE_ER = frozenset("computer water number paper power order center centre
 # Verbs whose noun takes its 'of' argument as the one who does it ('the death of a man' -> the man died).
 INTRANSITIVE = frozenset("die arrive fall rise grow appear exist happen occur live work slump explode end "
                          "begin start emerge collapse decline fail succeed survive return depart retire "
-                         "resign disappear sleep come go compete".split())
+                         "resign disappear sleep come go compete respond react".split())
 # Nouns that are verbs too but hardly ever name an event in this kind of text.
 NOT_EVENTS = frozenset("""
 man woman people name number part side place way time year day week month world city country state
@@ -97,6 +97,7 @@ right chance opportunity ability time place part role market tower site boat cir
 smoke slit service printing sleep life addition award
 total amount bulk majority handful variety range plenty bit
 situation stance figure field bag box label mask fuel program programme permit round ward visa land
+slew spate wave raft flurry barrage litany torrent piece cap bottle background phrase storm
 """.split())  # the last line: nouns of quantity ('a total of 22 members', 'the bulk of their rents'), a closed class
 # Agent nouns that name an occupation rather than someone doing the verb.
 OCCUPATIONS = frozenset("actor actress painter sculptor author doctor officer senator governor mayor "
@@ -1805,6 +1806,8 @@ def _derived(noun: "Token", verb: str | None = None) -> bool:
 LIGHT_VERBS = frozenset("have make take give suffer receive offer provide get win gain face undergo sustain "
                         "launch announce begin start complete conduct carry lead".split())
 NOMINAL_PREPS = frozenset("for to on against from by".split())
+# Light verbs whose subject undergoes the event its object names ('received criticism' -> who was criticized?).
+RECEIVING_VERBS = frozenset("receive suffer face undergo sustain get".split())
 
 
 def _light_verb(noun: "Token") -> "Token | None":
@@ -1982,8 +1985,12 @@ def nominal_qas(noun: "Token", doc) -> list[ParsedQA]:
         subj = _subject_of(light)
         if subj is not None and subj[1] is not None:
             wh = entity_wh(subj[0], acting=True)
-            add(f"{wh} {vf.past(verb)}?" if intransitive else f"{wh} {vf.past(verb)} something?", subj[0], subj[1],
-                "subject")
+            if light.lemma_.lower() in RECEIVING_VERBS and not intransitive:
+                # 'received criticism', 'suffered an injury', 'faced charges': the subject undergoes it
+                add(f"{wh} was {vf.participle(verb)}?", subj[0], subj[1], "object")
+            else:
+                add(f"{wh} {vf.past(verb)}?" if intransitive else f"{wh} {vf.past(verb)} something?", subj[0], subj[1],
+                    "subject")
     for c in noun.children:
         if c.dep_ == "prep" and c.lower_ == "of":
             pobj = next((x for x in c.children if x.dep_ == "pobj"), None)
@@ -2021,6 +2028,9 @@ def nominal_qas(noun: "Token", doc) -> list[ParsedQA]:
             wh = entity_wh(pobj, acting=c.lower_ in ("from", "by"))
             if c.lower_ in ("from", "by"):
                 add(f"{wh} {vf.past(verb)} something?", pobj, _phrase(pobj), "subject")
+            elif intransitive:  # 'his response to the pandemic': what did something respond to?, not 'was responded'
+                add(f"{wh} did {'someone' if wh == 'who' else 'something'} {verb} {c.lower_}?", pobj, _phrase(pobj),
+                    "prep-object")
             else:
                 add(f"{wh} was {vf.participle(verb)}?", pobj, _phrase(pobj), "object")
         elif c.dep_ == "prep" and c.lower_ == "with" and (partner := _partner_phrase(noun)) is not None \
@@ -2364,8 +2374,9 @@ def participle_qas(verb: "Token", doc) -> list[ParsedQA]:
     if full is not None:
         end = max(end, full[1])  # 'increased risk of emphysema ...': the noun with what follows it
     wh = entity_wh(noun)
-    return [ParsedQA(verb.text, "verbal", f"{wh} was {verb.lower_}?", _text(doc, (start, end))[0], verb.idx,
-                     doc[start].idx, "subject")]
+    # a verb that takes no object is no passive: 'a failed attempt' -> what failed?, not 'what was failed?'
+    q = f"{wh} {vf.past(verb.lemma_)}?" if verb.lemma_.lower() in INTRANSITIVE else f"{wh} was {verb.lower_}?"
+    return [ParsedQA(verb.text, "verbal", q, _text(doc, (start, end))[0], verb.idx, doc[start].idx, "subject")]
 
 
 # Participles the parser reads as prepositions, which the gold still asks about as verbs.
