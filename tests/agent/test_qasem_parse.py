@@ -1151,3 +1151,10 @@ def test_quantity_and_container_nouns_are_no_events():
     assert all(p not in ("slew", "wave") for p, _, _ in got), got
     got = qas("Poison was injected into the caps of water bottles.")
     assert all(p not in ("caps", "bottles") for p, _, _ in got), got
+
+
+def test_a_thing_as_object_does_not_control_an_infinitive():
+    got = qas("Democrats will force a vote to block the sale.")
+    assert ("block", "who blocked something?", "Democrats") in got, got
+    got = qas("The teacher asked the pupils to leave.")
+    assert ("leave", "who left?", "the pupils") in got, got

@@ -97,7 +97,7 @@ right chance opportunity ability time place part role market tower site boat cir
 smoke slit service printing sleep life addition award
 total amount bulk majority handful variety range plenty bit
 situation stance figure field bag box label mask fuel program programme permit round ward visa land
-slew spate wave raft flurry barrage litany torrent piece cap bottle background phrase storm
+slew spate wave raft flurry barrage litany torrent piece cap bottle background phrase storm account administration
 """.split())  # the last line: nouns of quantity ('a total of 22 members', 'the bulk of their rents'), a closed class
 # Agent nouns that name an occupation rather than someone doing the verb.
 OCCUPATIONS = frozenset("actor actress painter sculptor author doctor officer senator governor mayor "
@@ -797,8 +797,9 @@ def _subject_of(verb: "Token", depth: int = 0) -> tuple["Token", tuple[int, int]
         return None  # 'it is easy to use': whoever uses it, not 'it'
     if dep == "xcomp":
         obj = next((c for c in head.children if c.dep_ in ("dobj",) and c.i < verb.i), None)
-        if obj is not None and head.lemma_.lower() in OBJECT_CONTROL:
-            return obj, _phrase(obj)
+        if obj is not None and head.lemma_.lower() in OBJECT_CONTROL and (
+                entity_wh(obj, acting=True) == "who" or obj.pos_ == "PRON"):
+            return obj, _phrase(obj)  # 'asked people to pray'; not 'force a vote to block ...': a vote blocks nothing
         return _subject_of(head, depth + 1)
     if dep in ("advcl", "ccomp") and head.pos_ in ("VERB", "AUX") and verb.tag_ in ("VBG", "VBN", "VB"):
         return _subject_of(head, depth + 1)
