@@ -1158,3 +1158,10 @@ def test_a_thing_as_object_does_not_control_an_infinitive():
     assert ("block", "who blocked something?", "Democrats") in got, got
     got = qas("The teacher asked the pupils to leave.")
     assert ("leave", "who left?", "the pupils") in got, got
+
+
+def test_the_person_of_a_claim_is_the_one_claiming():
+    got = qas("The post repeats the claim of a local councillor.")
+    assert ("claim", "who claimed something?", "a local councillor") in got, got
+    got = qas("The arrest of a man in Leeds was welcomed.")
+    assert any(p == "arrest" and q == "who was arrested?" for p, q, _ in got), got

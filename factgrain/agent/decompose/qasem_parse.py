@@ -2000,6 +2000,9 @@ def nominal_qas(noun: "Token", doc) -> list[ParsedQA]:
             wh = entity_wh(pobj)
             if intransitive:
                 add(f"{wh} {vf.past(verb)}?", pobj, _phrase(pobj, drop=("relcl",)), "subject")
+            elif verb in SENTIENT_VERBS and is_person(pobj):
+                # 'the claim of an Austrian politician': the one who claims, not what is claimed
+                add(f"{wh} {vf.past(verb)} something?", pobj, _phrase(pobj, drop=("relcl",)), "subject")
             else:
                 add(f"{wh} was {vf.participle(verb)}?", pobj, _phrase(pobj), "object")
         elif c.dep_ == "poss" and c.lower_ not in ("its", "their") or (c.dep_ == "poss" and is_person(c)):
