@@ -1165,3 +1165,8 @@ def test_the_person_of_a_claim_is_the_one_claiming():
     assert ("claim", "who claimed something?", "a local councillor") in got, got
     got = qas("The arrest of a man in Leeds was welcomed.")
     assert any(p == "arrest" and q == "who was arrested?" for p, q, _ in got), got
+
+
+def test_a_sum_written_with_a_scale_word_is_how_much():
+    got = qas("The council spent £3m on repairs.")
+    assert ("spent", "how much did someone spend?", "£3m") in got, got

@@ -328,7 +328,8 @@ def entity_wh(tok: "Token", *, acting: bool = False) -> str:
     head = _nominal_head(tok)
     if head.ent_type_ in ("MONEY", "QUANTITY", "PERCENT") or (
             head.like_num and any(t.ent_type_ == "MONEY" for t in head.subtree)) or (
-            head.lemma_.lower() in _MONEY_NOUNS and any(t.like_num for t in head.subtree)):
+            head.lemma_.lower() in _MONEY_NOUNS and any(t.like_num for t in head.subtree)) or (
+            head.lower_ in SCALE_WORDS and any(t.ent_type_ == "MONEY" or t.text in ("£", "$", "€") for t in head.subtree)):
         return "how much"  # '3 million euros' is read as CARDINAL + noun by the recogniser
     if head.pos_ == "PROPN" and not head.ent_type_ and head.text[:1].isupper() and head.i > 0:
         return "who"  # an unrecognised name mid-sentence is most often a person's
