@@ -1074,6 +1074,25 @@ def _object_of_relative(verb: "Token") -> tuple["Token", tuple[int, int]] | None
     return None
 
 
+def _relative_after_preposition(prep: "Token", pobj: "Token", verb: "Token") -> "Arg | None":
+    """The noun a relative clause hangs on, asked for the preposition before its relative pronoun
+    ('the boroughs in which X operates' -> where does someone operate? -> the boroughs; 'the year in
+    which she died' -> when; 'the man with whom he worked' -> who did someone work with?)."""
+    if verb.dep_ != "relcl" or pobj.lower_ not in ("which", "whom") or prep.i > verb.i:
+        return None
+    noun = verb.head
+    rng = _phrase(noun, drop=("relcl",))
+    if rng is None or noun.pos_ not in ("NOUN", "PROPN"):
+        return None
+    if _is_time(noun):
+        return Arg("adjunct", noun, rng, "when")
+    if noun.lemma_.lower() in ("way", "manner"):
+        return Arg("adjunct", noun, rng, "how")
+    if prep.lower_ in ("in", "at", "on", "from", "into", "near", "inside", "outside") and not is_person(noun):
+        return Arg("adjunct", noun, rng, "where")
+    return Arg("prep-object", noun, rng, "who" if is_person(noun) else "what", prep=prep.lower_)
+
+
 def _zero_relative_object(verb: "Token") -> bool:
     """'the entertainment value they provide', 'the book she wrote': a relative clause with its
     own subject, no relative word and no object of its own, on a noun that is not a time, a
@@ -1092,6 +1111,8 @@ def _zero_relative_object(verb: "Token") -> bool:
         return False
     if any(c.lower_ in _REL_PRONOUNS for c in kids) or verb.tag_ == "VBN" and any(c.dep_ == "auxpass" for c in kids):
         return False
+    if any(c.dep_ == "prep" and any(x.lower_ in ("which", "whom") for x in c.children) for c in kids):
+        return False  # 'the boroughs in which X operates': the noun is where, not what
     return not any(c.dep_ == "prep" and not any(x.dep_ in ("pobj", "pcomp") for x in c.children) for c in kids)
 
 
@@ -1186,6 +1207,9 @@ def verbal_args(verb: "Token") -> list[Arg]:
         elif d == "prep":
             pobj = next((x for x in c.children if x.dep_ in ("pobj", "pcomp")), None)
             if pobj is None:
+                continue
+            if (rel := _relative_after_preposition(c, pobj, verb)) is not None:
+                args.append(rel)  # 'the boroughs in which the firm operates': where? -> the boroughs
                 continue
             wh = prep_wh(c, verb)
             if wh is not None:
