@@ -2197,7 +2197,7 @@ def charge_qas(noun: "Token", doc) -> list[ParsedQA]:
     answered by the one charged (who might have done it)."""
     if noun.dep_ != "pobj" or noun.tag_ != "NN" or noun.head.lower_ not in ("with", "of") or is_person(noun):
         return []
-    low, lemma = noun.lower_, noun.lemma_.lower()
+    lemma = noun.lemma_.lower()
     if lemma in NOT_EVENTS or any(c.dep_ in ("det", "poss", "prep") for c in noun.children):
         return []  # 'charged with the murder of X' is read by nominal_qas
     verb = _catvar_verb(lemma)
