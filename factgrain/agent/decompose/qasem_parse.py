@@ -67,6 +67,9 @@ passenger passengers patient patients survivor survivors gunman gunmen attacker 
 firefighters paramedic journalist reporter couple mum dad grandmother grandfather teenager teenagers
 youth pensioner campaigner campaigners activist activists expert experts scholar professor chairman
 founder employee employees colleague partner neighbour neighbor someone anyone everyone who
+priest bishop nun monk imam rabbi prisoner inmate hostage witness juror widow widower veteran refugee migrant
+classmate tenant landlord landlady footballer midfielder goalkeeper captain councillor chancellor burglar thief
+relative athlete jockey chef lawmaker lawmakers
 """.split())
 PERSON_SUFFIXES = ("ist", "ian", "ier", "eer")
 PERSON_PRONOUNS = frozenset("i me we us you he him she her they them who whom myself himself herself "
@@ -80,7 +83,7 @@ NOT_PEOPLE_ER = frozenset("computer water number paper power order center centre
 # Verbs whose noun takes its 'of' argument as the one who does it ('the death of a man' -> the man died).
 INTRANSITIVE = frozenset("die arrive fall rise grow appear exist happen occur live work slump explode end "
                          "begin start emerge collapse decline fail succeed survive return depart retire "
-                         "resign disappear sleep come go compete".split())
+                         "resign disappear sleep come go compete respond react".split())
 # Nouns that are verbs too but hardly ever name an event in this kind of text.
 NOT_EVENTS = frozenset("""
 man woman people name number part side place way time year day week month world city country state
@@ -93,6 +96,8 @@ production performance office position opinion second view source report materia
 right chance opportunity ability time place part role market tower site boat circle gas age track value
 smoke slit service printing sleep life addition award
 total amount bulk majority handful variety range plenty bit
+situation stance figure field bag box label mask fuel program programme permit round ward visa land
+slew spate wave raft flurry barrage litany torrent piece cap bottle background phrase storm account administration
 """.split())  # the last line: nouns of quantity ('a total of 22 members', 'the bulk of their rents'), a closed class
 # Agent nouns that name an occupation rather than someone doing the verb.
 OCCUPATIONS = frozenset("actor actress painter sculptor author doctor officer senator governor mayor "
@@ -145,6 +150,9 @@ COMPLEX_PREPS = {("in", "front", "of"): "where", ("in", "back", "of"): "where", 
                  ("in", "favour", "of"): "", ("in", "spite", "of"): "", ("in", "charge", "of"): "",
                  ("with", "respect", "to"): "", ("with", "regard", "to"): "", ("in", "lieu", "of"): "",
                  ("in", "search", "of"): "", ("in", "exchange", "for"): "", ("in", "response", "to"): ""}
+# The same with 'the' before the noun ('in the wake of the attacks': when).
+COMPLEX_PREPS_THE = {("in", "wake", "of"): "when", ("in", "aftermath", "of"): "when", ("on", "eve", "of"): "when",
+                     ("in", "face", "of"): "", ("in", "case", "of"): "", ("in", "event", "of"): ""}
 # Fixed adverbial phrases made of a preposition and a noun phrase: no argument of the verb.
 FIXED_ADVERBIALS = frozenset(("for the most part", "for example", "for instance", "in fact", "in general",
                               "in particular", "in turn", "in short", "in effect", "in practice", "at least",
@@ -225,6 +233,8 @@ def _glued_to_previous(tok: "Token") -> bool:
     if tok.i == 0:
         return False
     prev = tok.doc[tok.i - 1]
+    if not prev.whitespace_ and tok.lower_ in SCALE_WORDS and prev.like_num and prev.head.i == tok.head.i:
+        return True  # '£5m' read as '5' (the object) and 'm' (an adverbial of the verb)
     return (not prev.whitespace_ or tok.lower_ in SCALE_WORDS) and prev.head.i == tok.head.i \
         and prev.dep_ == tok.dep_ and prev.like_num and tok.is_alpha
 
@@ -318,7 +328,8 @@ def entity_wh(tok: "Token", *, acting: bool = False) -> str:
     head = _nominal_head(tok)
     if head.ent_type_ in ("MONEY", "QUANTITY", "PERCENT") or (
             head.like_num and any(t.ent_type_ == "MONEY" for t in head.subtree)) or (
-            head.lemma_.lower() in _MONEY_NOUNS and any(t.like_num for t in head.subtree)):
+            head.lemma_.lower() in _MONEY_NOUNS and any(t.like_num for t in head.subtree)) or (
+            head.lower_ in SCALE_WORDS and any(t.ent_type_ == "MONEY" or t.text in ("£", "$", "€") for t in head.subtree)):
         return "how much"  # '3 million euros' is read as CARDINAL + noun by the recogniser
     if head.pos_ == "PROPN" and not head.ent_type_ and head.text[:1].isupper() and head.i > 0:
         return "who"  # an unrecognised name mid-sentence is most often a person's
@@ -334,8 +345,11 @@ def _is_time(phrase_head: "Token") -> bool:
     # the head and what precedes it ('the late 1980s', 'next season'), not a date deep inside
     # a longer phrase ('for his role in the 2017 series')
     toks = [t for t in phrase_head.subtree if t.i <= phrase_head.i]
-    if any(t.ent_type_ in ("DATE", "TIME") for t in toks):
-        return True
+    dated = [t for t in toks if t.ent_type_ in ("DATE", "TIME")]
+    if dated and not (phrase_head.ent_type_ not in ("DATE", "TIME") and phrase_head.lower_ not in TEMPORAL_NOUNS
+                      and any(_duration_modifier(t) for t in toks if t.i < phrase_head.i)):
+        return True  # not a thing that lasts a while: 'on a three-year contract'
+
     if phrase_head.lemma_.lower() in ("end", "start", "beginning", "middle", "height", "eve") and any(
             c.dep_ == "prep" and c.lower_ == "of" and any(o.dep_ == "pobj" and not _is_place(o) for o in c.children)
             for c in phrase_head.children):
@@ -356,6 +370,15 @@ def _is_place(phrase_head: "Token") -> bool:
     return phrase_head.lemma_.lower() in PLACE_NOUNS
 
 
+DURATION_UNITS = frozenset("second minute hour day week month year decade century".split())
+
+
+def _duration(noun: "Token") -> bool:
+    """A counted stretch of time: 'three years', '18 months', 'a decade' (a number or 'a' on a unit)."""
+    return noun.lemma_.lower() in DURATION_UNITS and any(
+        c.dep_ == "nummod" or c.dep_ == "det" and c.lower_ in ("a", "an") for c in noun.children)
+
+
 def prep_wh(prep: "Token", verb: "Token") -> str | None:
     """The wh-word of a prepositional phrase, or None when the phrase is asked with its
     preposition in the question ('what did someone contribute to?')."""
@@ -366,11 +389,18 @@ def prep_wh(prep: "Token", verb: "Token") -> str | None:
     if pobj is None:
         return None
     if p == "for" and pobj.dep_ == "pobj" and _is_time(pobj):
-        return "how"  # 'for several years': how long
+        # 'for several years': how long; 'for the first time' is no stretch of time
+        return "how long" if pobj.lemma_.lower() in DURATION_UNITS else "how"
+    if p == "for" and pobj.lower_ == "life" and not list(pobj.children):
+        return "how long"  # 'jailed for life', 'banned for life'
+    if p == "to" and pobj.dep_ == "pobj" and _duration(pobj):
+        return "how long"  # 'sentenced to three years', 'jailed to 18 months': a term, not a date
     if p in TIME_PREPS:
         return "when"
     if pobj.dep_ == "pobj" and _is_time(pobj):
         return "when"
+    if p in PLACE_PREPS and pobj.dep_ == "pobj" and _nominal_head(pobj).ent_type_ in ("PERCENT", "MONEY", "QUANTITY"):
+        return "how much"  # 'kept rates at 0.5%', 'sold at £3 each': an amount is no place
     if p in PLACE_PREPS and pobj.dep_ == "pobj" and (_is_place(pobj) or p in ALWAYS_PLACE_PREPS):
         return "where"
     if p in ("of", "from") and verb.lemma_ == "die":
@@ -471,6 +501,22 @@ def _participle_read_as_past(verb: "Token") -> bool:
         and not any(c.dep_ in ("dobj", "xcomp", "ccomp", "dative", "attr", "acomp") for c in verb.children)
 
 
+def _past_read_as_participle(verb: "Token") -> bool:
+    """A past tense the parser took for a reduced relative on the object of a time preposition
+    ('apologised after a mistake led to ...', 'closed after a lorry hit the bridge'): 'after a
+    mistake' with a passive participle is no time, so the noun is the subject of an active verb.
+    Only for a verb whose past is spelled as its participle, with no by-agent, and the noun's
+    phrase holding no other verb that could be the clause's."""
+    noun = verb.head
+    if verb.dep_ != "acl" or verb.tag_ != "VBN" or noun.dep_ != "pobj" or noun.head.lower_ not in TIME_PREPS \
+            or noun.pos_ not in ("NOUN", "PROPN", "PRON") or verb.i < noun.i:
+        return False
+    if vf.past(verb.lemma_) != verb.lower_ or any(c.dep_ in ("agent", "auxpass") for c in verb.children):
+        return False
+    return not any(t.pos_ in ("VERB", "AUX") and t.i != verb.i and t.dep_ not in ("amod", "compound")
+                   and t.i < verb.i for t in noun.subtree)
+
+
 def _group(verb: "Token") -> VerbGroup:
     """The auxiliaries and voice of ``verb``, inherited from the verb it is coordinated with
     when it has none of its own ('has been opened and adjourned')."""
@@ -492,13 +538,15 @@ def _group(verb: "Token") -> VerbGroup:
             return VerbGroup(verb, [], True, negated)  # 'due to be term-limited': who was limited?, not 'who be'
         return VerbGroup(verb, head_aux + [_aux_word(be)], True, negated)
     if not aux and verb.tag_ == "VBN" and (verb.dep_ in ("acl", "relcl") or _postnominal_participle(verb)) \
-            and not any(c.dep_ in SUBJ for c in verb.children):
+            and not any(c.dep_ in SUBJ for c in verb.children) and not _past_read_as_participle(verb):
         passive = True  # 'a man kidnapped by militants'
     if not aux and verb.tag_ == "VBN" and verb.dep_ == "advcl" \
             and not any(c.dep_ in SUBJ or c.dep_ == "aux" for c in verb.children):
         passive = True  # 'Dubbed the X, the group ...', 'when judged by ...': a participle clause is passive
     if any(c.dep_ == "aux" and c.lower_ == "to" for c in verb.children):
         aux = [a for a in aux if a.lower_ not in ("be", "have")]  # 'for it to be erected': was erected
+    if aux and aux[0].lower_ == "being":
+        aux = aux[1:]  # 'after being convicted of murder': who was convicted?, not 'who being convicted'
     if _imperative(verb):
         return VerbGroup(verb, ["should"], passive, negated)  # 'Keep yourself busy': what should someone keep?
     if _to_blame(verb):  # 'the president is to blame': who is blamed?
@@ -526,8 +574,15 @@ def _finite(g: VerbGroup) -> bool:
     return g.verb.tag_ in ("VBD", "VBZ", "VBP") or bool(g.aux)
 
 
+def _along(prep: "Token") -> str:
+    """'along ' when the parser made 'along' of 'along with' the verb's particle, else ''."""
+    before = prep.doc[prep.i - 1] if prep.i > 0 else None
+    return "along " if before is not None and before.lower_ == "along" and before.dep_ == "prt" else ""
+
+
 def _particle(verb: "Token") -> str:
-    prt = [c.lower_ for c in verb.children if c.dep_ == "prt" or _fixed_object(c)]
+    prt = [c.lower_ for c in verb.children if (c.dep_ == "prt" or _fixed_object(c))
+           and not (c.lower_ == "along" and c.i + 1 < len(c.doc) and c.doc[c.i + 1].lower_ == "with")]
     return (" " + " ".join(prt)) if prt else ""
 
 
@@ -544,6 +599,13 @@ def _complex_preposition(prep: "Token") -> tuple[str, int] | None:
     if prep.i + 2 >= len(doc):
         return None
     noun, last = doc[prep.i + 1], doc[prep.i + 2]
+    if noun.lower_ == "the" and prep.i + 3 < len(doc) and noun.head.i == last.i:
+        det, noun, last = noun, last, doc[prep.i + 3]
+        wh = COMPLEX_PREPS_THE.get((prep.lower_, noun.lower_, last.lower_))
+        if wh is None or noun.head.i != prep.i or any(c.dep_ in ("poss", "amod") or c.dep_ == "det" and c.i != det.i
+                                                       for c in noun.children):
+            return None
+        return wh, last.i
     wh = COMPLEX_PREPS.get((prep.lower_, noun.lower_, last.lower_))
     if wh is None or noun.head.i != prep.i or any(c.dep_ in ("det", "poss", "amod") for c in noun.children):
         return None
@@ -736,8 +798,9 @@ def _subject_of(verb: "Token", depth: int = 0) -> tuple["Token", tuple[int, int]
         return None  # 'it is easy to use': whoever uses it, not 'it'
     if dep == "xcomp":
         obj = next((c for c in head.children if c.dep_ in ("dobj",) and c.i < verb.i), None)
-        if obj is not None and head.lemma_.lower() in OBJECT_CONTROL:
-            return obj, _phrase(obj)
+        if obj is not None and head.lemma_.lower() in OBJECT_CONTROL and (
+                entity_wh(obj, acting=True) == "who" or obj.pos_ == "PRON"):
+            return obj, _phrase(obj)  # 'asked people to pray'; not 'force a vote to block ...': a vote blocks nothing
         return _subject_of(head, depth + 1)
     if dep in ("advcl", "ccomp") and head.pos_ in ("VERB", "AUX") and verb.tag_ in ("VBG", "VBN", "VB"):
         return _subject_of(head, depth + 1)
@@ -916,7 +979,8 @@ def _antecedent(pronoun: "Token") -> tuple["Token", tuple[int, int]] | None:
             rng = _phrase(subj, drop=("relcl", "acl"))
             return (subj, rng) if rng else None
         return None
-    names = [e for e in pronoun.sent.ents if e.label_ in ("PERSON", "ORG") and e.end <= pronoun.i]
+    names = [e for e in pronoun.sent.ents if e.label_ in ("PERSON", "ORG") and e.end <= pronoun.i
+             and not _quoted_apart(e.root, pronoun)]
     if pronoun.lower_ in ("he", "she", "him", "her"):
         # a person, never an organisation ('Wales head coach Warren Gatland ... he'; 'in an
         # Instagram post, he revealed' is not Instagram)
@@ -942,11 +1006,20 @@ def _antecedent(pronoun: "Token") -> tuple["Token", tuple[int, int]] | None:
     for tok in pronoun.sent:  # else the first person named by a noun before it: 'a man who ... he'
         if tok.i >= pronoun.i:
             break
-        if tok.pos_ == "NOUN" and tok.dep_ not in ("compound", "amod") and is_person(tok):
+        if tok.pos_ == "NOUN" and tok.dep_ not in ("compound", "amod") and is_person(tok) \
+                and not _quoted_apart(tok, pronoun):
             rng = _phrase(tok, drop=("relcl", "acl", "prep"))
             if rng is not None:
                 return tok, rng
     return None
+
+
+def _quoted_apart(tok: "Token", pronoun: "Token") -> bool:
+    """Whether ``tok`` lies inside a quotation and ``pronoun`` outside it ('" It is about the
+    money, not the people, " he added': the people are words of the quote, not who 'he' is)."""
+    def inside(t: "Token") -> bool:
+        return sum(1 for x in t.sent if x.i < t.i and x.text == '"') % 2 == 1
+    return inside(tok) and not inside(pronoun)
 
 
 _OBJECT_PRONOUNS = frozenset("it them him her".split())
@@ -1001,6 +1074,25 @@ def _object_of_relative(verb: "Token") -> tuple["Token", tuple[int, int]] | None
     return None
 
 
+def _relative_after_preposition(prep: "Token", pobj: "Token", verb: "Token") -> "Arg | None":
+    """The noun a relative clause hangs on, asked for the preposition before its relative pronoun
+    ('the boroughs in which X operates' -> where does someone operate? -> the boroughs; 'the year in
+    which she died' -> when; 'the man with whom he worked' -> who did someone work with?)."""
+    if verb.dep_ != "relcl" or pobj.lower_ not in ("which", "whom") or prep.i > verb.i:
+        return None
+    noun = verb.head
+    rng = _phrase(noun, drop=("relcl",))
+    if rng is None or noun.pos_ not in ("NOUN", "PROPN"):
+        return None
+    if _is_time(noun):
+        return Arg("adjunct", noun, rng, "when")
+    if noun.lemma_.lower() in ("way", "manner"):
+        return Arg("adjunct", noun, rng, "how")
+    if prep.lower_ in ("in", "at", "on", "from", "into", "near", "inside", "outside") and not is_person(noun):
+        return Arg("adjunct", noun, rng, "where")
+    return Arg("prep-object", noun, rng, "who" if is_person(noun) else "what", prep=prep.lower_)
+
+
 def _zero_relative_object(verb: "Token") -> bool:
     """'the entertainment value they provide', 'the book she wrote': a relative clause with its
     own subject, no relative word and no object of its own, on a noun that is not a time, a
@@ -1019,6 +1111,8 @@ def _zero_relative_object(verb: "Token") -> bool:
         return False
     if any(c.lower_ in _REL_PRONOUNS for c in kids) or verb.tag_ == "VBN" and any(c.dep_ == "auxpass" for c in kids):
         return False
+    if any(c.dep_ == "prep" and any(x.lower_ in ("which", "whom") for x in c.children) for c in kids):
+        return False  # 'the boroughs in which X operates': the noun is where, not what
     return not any(c.dep_ == "prep" and not any(x.dep_ in ("pobj", "pcomp") for x in c.children) for c in kids)
 
 
@@ -1114,6 +1208,9 @@ def verbal_args(verb: "Token") -> list[Arg]:
             pobj = next((x for x in c.children if x.dep_ in ("pobj", "pcomp")), None)
             if pobj is None:
                 continue
+            if (rel := _relative_after_preposition(c, pobj, verb)) is not None:
+                args.append(rel)  # 'the boroughs in which the firm operates': where? -> the boroughs
+                continue
             wh = prep_wh(c, verb)
             if wh is not None:
                 rng, lifted = _split_circumstance(c, pobj, wh, verb)
@@ -1133,7 +1230,9 @@ def verbal_args(verb: "Token") -> list[Arg]:
                 args.extend(lifted)
                 if rng:
                     wh = "what" if c.lower_ in ("as", "with", "about", "in", "into") else entity_wh(pobj)
-                    args.append(Arg("prep-object", pobj, rng, wh, prep=c.lower_))
+                    if c.lower_ == "with" and is_person(pobj):
+                        wh = "who"  # 'spoke with the minister', 'arrested along with several officials'
+                    args.append(Arg("prep-object", pobj, rng, wh, prep=_along(c) + c.lower_))
         elif d == "advcl":
             if _contrast_clause(c):
                 continue  # 'while others believe ...': a contrast, which QA-SRL has no question for
@@ -1473,12 +1572,23 @@ def _placeholder(arg: Arg | None) -> str:
     return "someone" if arg is not None and arg.wh == "who" else "something"
 
 
+# Verbs whose object, beside a clause, is the one told ('told the court that ...', 'warned residents that ...').
+TELLING_VERBS = frozenset("tell inform warn remind assure notify promise convince persuade advise".split())
+
+
+def _told(verb: "Token", obj: Arg, args: list[Arg]) -> bool:
+    """The object of a verb of telling right after it, beside a clause: the one told."""
+    return verb.lemma_.lower() in TELLING_VERBS and obj.head.dep_ == "dobj" and obj.head.i < verb.i + 4 \
+        and any(b.role == "clause" and b.head.i > obj.head.i for b in args)
+
+
 def verbal_questions(verb: "Token", args: list[Arg]) -> list[tuple[str, Arg]]:
     g = _group(verb)
     subj = next((a for a in args if a.role == "subject"), None)
     obj = _has_object(args)
     out = []
     for a in args:
+        told = False
         if a.role == "subject":
             if g.passive:
                 q = f"{a.wh} {subject_form(g)}"
@@ -1492,10 +1602,12 @@ def verbal_questions(verb: "Token", args: list[Arg]) -> list[tuple[str, Arg]]:
             q = f"{a.wh} {agent_form(g)} {_placeholder(subj)}"
         elif a.role == "complement":
             q = f"{a.wh} {inverted_form(g, _placeholder(subj))} to do"
-        elif a.role == "object" and a.head.dep_ == "dative" and a.head.pos_ != "ADP" and any(
-                b is not a and b.role in ("object", "clause") and b.head.dep_ != "dative" for b in args):
-            # the recipient beside what is given or told: 'told the BBC the decision was wrong'
-            wh = "who" if a.wh == "who" or _nominal_head(a.head).ent_type_ in ("ORG", "PERSON", "NORP") else a.wh
+        elif a.role == "object" and a.head.pos_ != "ADP" and (a.head.dep_ == "dative" and any(
+                b is not a and b.role in ("object", "clause") and b.head.dep_ != "dative" for b in args)
+                or (told := _told(verb, a, args))):
+            # the recipient beside what is given or told: 'told the BBC the decision was wrong',
+            # 'told the court that ...' (the one told is asked with who: a court, a conference, MPs)
+            wh = "who" if a.wh == "who" or _nominal_head(a.head).ent_type_ in ("ORG", "PERSON", "NORP") or told else a.wh
             q = f"{wh} {inverted_form(g, _placeholder(subj))} something"
         elif a.role in ("object", "clause"):
             q = f"{a.wh} {inverted_form(g, _placeholder(subj))}"
@@ -1608,7 +1720,7 @@ def copular_qas(be: "Token", doc) -> list[ParsedQA]:
         if c.dep_ != "prep" or first.dep_ == "prep":
             continue  # a copula whose complement is a phrase: its other phrases describe that one
         w = prep_wh(c, be)
-        if w in (None, "how"):
+        if w in (None, "how", "how long"):
             continue
         prng = _edges(list(c.subtree))
         if prng is None:
@@ -1688,8 +1800,8 @@ def noun_verb(noun: "Token") -> str | None:
     if lemma in NOT_EVENTS or low in NOT_EVENTS:
         return None
     verb = _catvar_verb(lemma) or _catvar_verb(low)
-    if verb is None or is_person(noun):
-        return None
+    if verb is None or verb == "be" or is_person(noun):
+        return None  # 'being' ('human beings', 'the point being, ...') names no event of being
     if _derived(noun, verb):
         return verb if noun.tag_ != "NNS" or _plural_event(noun) else None
     return verb if verb in (low, lemma) and suffix_free_event(noun) else None
@@ -1720,6 +1832,8 @@ def _derived(noun: "Token", verb: str | None = None) -> bool:
 LIGHT_VERBS = frozenset("have make take give suffer receive offer provide get win gain face undergo sustain "
                         "launch announce begin start complete conduct carry lead".split())
 NOMINAL_PREPS = frozenset("for to on against from by".split())
+# Light verbs whose subject undergoes the event its object names ('received criticism' -> who was criticized?).
+RECEIVING_VERBS = frozenset("receive suffer face undergo sustain get".split())
 
 
 def _light_verb(noun: "Token") -> "Token | None":
@@ -1743,7 +1857,24 @@ def suffix_free_event(noun: "Token") -> bool:
     return any(c.dep_ == "prep" and (c.lower_ == "of" or c.lower_ == "for" and c.i > noun.i
                                      or c.i > noun.i and _inquiry_into(c)) for c in noun.children) \
         or _light_verb(noun) is not None or _compound_patient(noun) is not None or _reported_clause(noun) is not None \
-        or noun.tag_ == "NNS" and _plural_event(noun) or _doer_phrase(noun) is not None or _owned_happening(noun)
+        or noun.tag_ == "NNS" and _plural_event(noun) or _doer_phrase(noun) is not None or _owned_happening(noun) \
+        or _partner_phrase(noun) is not None
+
+
+def _partner_phrase(noun: "Token") -> "Token | None":
+    """The 'with' phrase after an event noun that names who else takes part ('a draw with Hearts',
+    'talks with the union', 'a collision with a lorry'): a person, an organisation or a named side,
+    or, for a nominalization NOMLEX lists, anything ('a collision with a lorry'); not what a thing
+    has ('a house with a garden'). A plural spelled like its verb counts only as a verb's subject or
+    object ('held talks with the union'), not after a preposition ('on trails with children')."""
+    if noun.tag_ == "NNS" and not _derived(noun) and noun.dep_ not in ("nsubj", "nsubjpass", "dobj"):
+        return None
+    for c in noun.children:
+        if c.dep_ == "prep" and c.lower_ == "with" and c.i > noun.i:
+            pobj = next((x for x in c.children if x.dep_ == "pobj"), None)
+            if pobj is not None and (entity_wh(pobj, acting=True) == "who" or _derived(noun)):
+                return pobj
+    return None
 
 
 def _owned_happening(noun: "Token") -> bool:
@@ -1800,8 +1931,16 @@ def _reported_clause(noun: "Token") -> "Token | None":
 
 def _compound_patient(noun: "Token") -> "Token | None":
     """'smoking bans', 'stock market slump': a common-noun compound before an event noun."""
-    comps = [c for c in noun.children if c.dep_ == "compound" and c.i < noun.i and c.pos_ == "NOUN"]
+    comps = [c for c in noun.children if c.dep_ == "compound" and c.i < noun.i and c.pos_ == "NOUN"
+             and not _duration_modifier(c)]
     return comps[-1] if comps and noun.tag_ in ("NN", "NNS") else None
+
+
+def _duration_modifier(tok: "Token") -> bool:
+    """A counted stretch of time before a noun ('a three-year contract', 'a 10-month sentence'): how
+    long it lasts, not what it acts on."""
+    return tok.lemma_.lower() in DURATION_UNITS and any(
+        c.like_num or c.dep_ == "nummod" for c in tok.subtree if c.i < tok.i)
 
 
 def _possessor(pronoun: "Token") -> tuple["Token", tuple[int, int]] | None:
@@ -1872,8 +2011,12 @@ def nominal_qas(noun: "Token", doc) -> list[ParsedQA]:
         subj = _subject_of(light)
         if subj is not None and subj[1] is not None:
             wh = entity_wh(subj[0], acting=True)
-            add(f"{wh} {vf.past(verb)}?" if intransitive else f"{wh} {vf.past(verb)} something?", subj[0], subj[1],
-                "subject")
+            if light.lemma_.lower() in RECEIVING_VERBS and not intransitive:
+                # 'received criticism', 'suffered an injury', 'faced charges': the subject undergoes it
+                add(f"{wh} was {vf.participle(verb)}?", subj[0], subj[1], "object")
+            else:
+                add(f"{wh} {vf.past(verb)}?" if intransitive else f"{wh} {vf.past(verb)} something?", subj[0], subj[1],
+                    "subject")
     for c in noun.children:
         if c.dep_ == "prep" and c.lower_ == "of":
             pobj = next((x for x in c.children if x.dep_ == "pobj"), None)
@@ -1882,6 +2025,9 @@ def nominal_qas(noun: "Token", doc) -> list[ParsedQA]:
             wh = entity_wh(pobj)
             if intransitive:
                 add(f"{wh} {vf.past(verb)}?", pobj, _phrase(pobj, drop=("relcl",)), "subject")
+            elif verb in SENTIENT_VERBS and is_person(pobj):
+                # 'the claim of an Austrian politician': the one who claims, not what is claimed
+                add(f"{wh} {vf.past(verb)} something?", pobj, _phrase(pobj, drop=("relcl",)), "subject")
             else:
                 add(f"{wh} was {vf.participle(verb)}?", pobj, _phrase(pobj), "object")
         elif c.dep_ == "poss" and c.lower_ not in ("its", "their") or (c.dep_ == "poss" and is_person(c)):
@@ -1911,8 +2057,16 @@ def nominal_qas(noun: "Token", doc) -> list[ParsedQA]:
             wh = entity_wh(pobj, acting=c.lower_ in ("from", "by"))
             if c.lower_ in ("from", "by"):
                 add(f"{wh} {vf.past(verb)} something?", pobj, _phrase(pobj), "subject")
+            elif intransitive:  # 'his response to the pandemic': what did something respond to?, not 'was responded'
+                add(f"{wh} did {'someone' if wh == 'who' else 'something'} {verb} {c.lower_}?", pobj, _phrase(pobj),
+                    "prep-object")
             else:
                 add(f"{wh} was {vf.participle(verb)}?", pobj, _phrase(pobj), "object")
+        elif c.dep_ == "prep" and c.lower_ == "with" and (partner := _partner_phrase(noun)) is not None \
+                and partner.head.i == c.i:
+            wh = entity_wh(partner, acting=True)  # 'a draw with Hearts': who did someone draw with?
+            add(f"{wh} did something {verb} with?" if wh != "who" else f"{wh} did someone {verb} with?",
+                partner, _phrase(partner), "prep-object")
         elif c.dep_ == "prep" and c.i > noun.i:
             w = prep_wh(c, noun)
             if w in ("when", "where", "why"):
@@ -1956,9 +2110,25 @@ def _clause_event_verb(noun: "Token") -> str | None:
             c.dep_ in ("poss", "prep", "compound", "relcl", "acl") for c in noun.children):
         return None
     low, lemma = noun.lower_, noun.lemma_.lower()
-    if lemma in NOT_EVENTS or low in NOT_EVENTS or not (deverbal.nomlex_listed(lemma) or deverbal.nomlex_listed(low)):
+    if lemma in NOT_EVENTS or low in NOT_EVENTS:
         return None
+    if not (deverbal.nomlex_listed(lemma) or deverbal.nomlex_listed(low)):
+        return _gerund_verb(noun)  # a gerund ('arrested following a stabbing', 'after a shooting')
     return _catvar_verb(lemma) or _catvar_verb(low)
+
+
+def _gerund_verb(noun: "Token") -> str | None:
+    """The verb of a singular -ing noun spelled as a known verb's -ing form ('stabbing' -> stab,
+    'shooting' -> shoot), or None; CatVar lacks many gerunds."""
+    low = noun.lower_
+    if not low.endswith("ing") or len(low) < 6 or noun.tag_ != "NN":
+        return None
+    stem = low[:-3]
+    verbs = _verb_lemmas()
+    for v in (stem, stem + "e", stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else None):
+        if v and v in verbs and (r := vf.row(v)) is not None and r[1] == low:  # the table's -ing form is the word
+            return v
+    return None
 
 
 def _denominal_destination(noun: "Token") -> str | None:
@@ -2011,6 +2181,46 @@ def clause_event_qas(noun: "Token", doc) -> list[ParsedQA]:
     q = f"{wh} was involved in {event}?"
     text, at = _text(doc, subj[1])
     return [ParsedQA(noun.text, "nominal", q, text, noun.idx, at, "subject" if verb in INTRANSITIVE else "object")]
+
+
+# Verbs and words that say what someone is charged with, accused, convicted or suspected of: the
+# crime named after them is an act of the one charged ('charged with murder' -> who murdered someone?).
+CHARGE_WORDS = frozenset("charge accuse convict suspect indict prosecute arrest jail guilty suspicion".split())
+# Crimes done to a person (asked 'who murdered someone?'); others are done to something ('who stole something?').
+CRIMES_ON_PEOPLE = frozenset("murder kill assault attack rape kidnap abduct harass stalk abuse threaten injure wound "
+                             "stab shoot".split())
+
+
+def charge_qas(noun: "Token", doc) -> list[ParsedQA]:
+    """A crime noun spelled as its verb after a word of charging ('charged with murder', 'convicted of
+    assault', 'arrested on suspicion of attempted murder', 'found guilty of fraud'): QANom asks its verb,
+    answered by the one charged (who might have done it)."""
+    if noun.dep_ != "pobj" or noun.tag_ != "NN" or noun.head.lower_ not in ("with", "of") or is_person(noun):
+        return []
+    lemma = noun.lemma_.lower()
+    if lemma in NOT_EVENTS or any(c.dep_ in ("det", "poss", "prep") for c in noun.children):
+        return []  # 'charged with the murder of X' is read by nominal_qas
+    verb = _catvar_verb(lemma)
+    word = noun.head.head
+    if verb is None or word.lemma_.lower() not in CHARGE_WORDS:
+        return []
+    if word.lower_ == "suspicion":  # 'arrested on suspicion of murder': the one arrested
+        word = word.head.head if word.dep_ == "pobj" and word.head.dep_ == "prep" else word
+        if word.pos_ != "VERB":
+            return []
+    elif word.pos_ == "ADJ":  # 'found guilty of fraud', 'was guilty of assault': the one found
+        word = word.head
+    who = None
+    obj = next((c for c in word.children if c.dep_ == "dobj"), None)
+    if obj is not None:
+        who = (obj, _phrase(obj, drop=("relcl", "acl")))
+    elif (subj := _subject_of(word)) is not None:
+        who = subj
+    if who is None or who[1] is None or who[0].lower_ in _REL_PRONOUNS:
+        return []
+    text, at = _text(doc, who[1])
+    thing = "someone" if verb in CRIMES_ON_PEOPLE else "something"
+    return [ParsedQA(noun.text, "nominal", f"who {vf.past(verb)} {thing}?", text, noun.idx, at, "subject")]
 
 
 # Suffixes that make an event noun of a verb; a nominalization without one ('flight', 'pleasure',
@@ -2184,6 +2394,8 @@ def participle_qas(verb: "Token", doc) -> list[ParsedQA]:
         return _activity_qas(verb, noun, doc) or _ing_modifier_qas(verb, noun, doc)
     if verb.tag_ != "VBN" or noun.pos_ not in ("NOUN", "PROPN") or noun.i < verb.i:
         return []
+    if any(c.dep_ == "advmod" and c.lower_ == "so" and c.i < verb.i for c in verb.children):
+        return []  # 'the so-called Trojan Horse letter': a hedge on the name, no event of calling
     comps = [c for c in noun.children if c.dep_ == "compound" and verb.i < c.i < noun.i]
     start = comps[0].i if comps else noun.i
     end = noun.i
@@ -2191,8 +2403,9 @@ def participle_qas(verb: "Token", doc) -> list[ParsedQA]:
     if full is not None:
         end = max(end, full[1])  # 'increased risk of emphysema ...': the noun with what follows it
     wh = entity_wh(noun)
-    return [ParsedQA(verb.text, "verbal", f"{wh} was {verb.lower_}?", _text(doc, (start, end))[0], verb.idx,
-                     doc[start].idx, "subject")]
+    # a verb that takes no object is no passive: 'a failed attempt' -> what failed?, not 'what was failed?'
+    q = f"{wh} {vf.past(verb.lemma_)}?" if verb.lemma_.lower() in INTRANSITIVE else f"{wh} was {verb.lower_}?"
+    return [ParsedQA(verb.text, "verbal", q, _text(doc, (start, end))[0], verb.idx, doc[start].idx, "subject")]
 
 
 # Participles the parser reads as prepositions, which the gold still asks about as verbs.
@@ -2486,7 +2699,7 @@ def read_qas(text: str) -> list[ParsedQA]:
             out.append(verb_qa)
         elif tok.pos_ == "NOUN":
             out.extend(title_qas(tok, doc) or nominal_qas(tok, doc) or agent_role_qas(tok, doc)
-                       or clause_event_qas(tok, doc) or manner_event_qas(tok, doc))
+                       or clause_event_qas(tok, doc) or manner_event_qas(tok, doc) or charge_qas(tok, doc))
             out.extend(event_purpose_qas(tok, doc))
         elif tok.dep_ == "amod" and tok.pos_ == "VERB":
             out.extend(participle_qas(tok, doc))
@@ -2538,7 +2751,7 @@ def _before_trailing_comma(text: str, start: int, end: int) -> int | None:
     return end if end > start else None
 
 
-_WH_ALONE = frozenset("who whom which what whoever whatever".split())
+_WH_ALONE = frozenset("who whom which what whoever whatever where when why how whence".split())
 _CONTENT_POS = frozenset({"NOUN", "PROPN", "PRON", "VERB", "ADJ", "NUM", "AUX"})
 _DANGLING_POS = frozenset({"ADP", "DET", "AUX", "PART", "CCONJ", "SCONJ"})
 
