@@ -1178,3 +1178,23 @@ def test_a_relative_after_a_preposition_is_asked_for_that_preposition():
     assert all(not q.startswith("what does someone operate") for _, q, _ in got), got
     got = qas("She remembers the year in which her father died.")
     assert ("died", "when did someone die?", "the year") in got, got
+
+
+def test_a_bare_amount_beside_a_verb_is_how_much():
+    assert ("fell", "how much did something fall?", "12 percent") in qas("Shares in the bank fell 12 percent on Monday.")
+    assert ("rose", "how much did something rise?", "5%") in qas("Prices rose 5% last year.")
+    assert all(q.startswith("who ran") for _, q, _ in qas("He ran 5 miles."))  # a distance is no amount of change
+
+
+def test_built_things_are_what_and_architects_who():
+    got = qas("She worked with Charles Babbage on the Difference Engine.")
+    assert ("worked", "what did someone work on?", "the Difference Engine") in got, got
+    got = qas("By 1931 the Empire State Building had overtaken it.")
+    assert any(q.startswith("what had overtaken") and a == "the Empire State Building" for _, q, a in got), got
+    got = qas("The architect designed the new library.")
+    assert ("designed", "who designed something?", "The architect") in got, got
+
+
+def test_side_effects_and_structures_are_no_events():
+    assert qas("No side effects were reported.") == [("reported", "what was reported?", "No side effects")]
+    assert all(p != "structure" for p, _, _ in qas("It was the tallest structure in the city."))
