@@ -78,9 +78,10 @@ FEATURE_SIGNS: dict[str, int] = {
         "ans_cov_best", "ans_cov_max", "ans_cov_ref", "ans_bigram_ref", "qa_cov_best", "pred_in_best",
         "pred_in_ref", "pred_ans_joint", "sent_cov_best", "sent_cov_ref", "best_score", "num_agree",
         "lem_ans_cov_ref", "lem_ans_cov_sent", "lem_pred_ref", "lem_pred_ans_sent", "ans_head_in_ref",
-        "ans_head_linked", "pred_ans_linked", "generic_ans_typed", "qty_agree", "copula_claim_cov")},
+        "ans_head_linked", "pred_ans_linked", "generic_ans_typed", "qty_agree", "copula_claim_cov",
+        "lem_ans_cov_linked", "idf_ans_cov_sent")},
     **{n: -1 for n in ("num_clash", "sent_num_clash", "name_absent", "sent_name_absent", "qty_clash",
-                       "qty_unit_clash", "neg_mismatch")},
+                       "qty_unit_clash", "neg_mismatch", "ans_name_missing")},
 }
 #: the ``interact`` procedure adds the pairwise products of this many of the monotone fit's strongest
 #: signed features (round 4: the unit is supported when its parts are found *together*)

@@ -101,6 +101,46 @@ def test_lemmas_link_a_predicate_to_its_argument():
     assert other["pred_ans_linked"] == 0.0  # the merger is in another sentence than "approved"
 
 
+
+def test_answer_words_near_the_predicate_are_counted_round_7():
+    # the answer is in the reference, but not as what was studied
+    ref = "She moved to Paris in 1891 to study physics. She later won a second Nobel Prize, in Chemistry."
+    f = structure("what did someone study?", "chemistry", "She moved to Paris to study chemistry.", ref, "study")
+    assert f["lem_ans_cov_sent"] == 1.0 and f["lem_ans_cov_linked"] == 0.0
+    ok = structure("what did someone study?", "physics", "She moved to Paris to study physics.", ref, "study")
+    assert ok["lem_ans_cov_linked"] == 1.0
+    # half of the answer's words sit next to the predicate
+    half = structure("what did someone study?", "physics and chemistry", "She studied physics and chemistry.", ref,
+                     "studied")
+    assert half["lem_ans_cov_linked"] == 0.5
+    # a copular unit has no predicate to relate to: its best sentence stands in
+    cop = structure("who is a painter?", "Maria Lopez", PAINTER_SENT, PAINTER_REF, "is")
+    assert cop["lem_ans_cov_linked"] == cop["lem_ans_cov_sent"] == 1.0
+
+
+def test_a_missing_name_or_number_of_the_answer_is_flagged_round_7():
+    ref = "Mr Gustafsson, 42, is being flown back to Sweden. He was seized in Mali in 2011."
+    sentence = "Johan Gustafsson was kidnapped in Mali in 2013."
+    assert structure("who was kidnapped?", "Johan Gustafsson", sentence, ref, "kidnapped")["ans_name_missing"] == 1.0
+    assert structure("when was someone kidnapped?", "in 2013", sentence, ref, "kidnapped")["ans_name_missing"] == 1.0
+    assert structure("where was someone kidnapped?", "in Mali", sentence, ref, "kidnapped")["ans_name_missing"] == 0.0
+    # a common noun that is missing is not a name
+    assert structure("who was kidnapped?", "a tourist", "A tourist was kidnapped in Mali.", ref,
+                     "kidnapped")["ans_name_missing"] == 0.0
+
+
+def test_a_missing_rare_word_weighs_more_than_a_missing_common_one_round_7():
+    ref = ("The council met on Monday. The council approved the plan. The council will meet again. "
+           "The new library opens in spring.")
+    rare = structure("what was approved?", "the council library plan", "They approved the council library plan.",
+                     ref, "approved")
+    assert rare["lem_ans_cov_sent"] == pytest.approx(2 / 3)
+    # "library" (one sentence) is found with "plan" in none, "council" (three sentences) with "plan": the common
+    # word counts for less than a third of the answer
+    assert rare["idf_ans_cov_sent"] < rare["lem_ans_cov_sent"]
+    assert structure("what was approved?", "the plan", "They approved the plan.", ref,
+                     "approved")["idf_ans_cov_sent"] == 1.0
+
 def test_weekday_clash_and_agreeing_quantities():
     ref = "The inquest will open on Tuesday. Officials counted 942 cases."
     assert structure("when will something open?", "on Friday", "It will open on Friday.", ref, "open")["date_clash"] == 1.0

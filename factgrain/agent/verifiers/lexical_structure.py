@@ -23,8 +23,9 @@ against) gives the same text:
 
 from __future__ import annotations
 
+import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Iterable
 
@@ -45,6 +46,10 @@ STRUCTURE_FEATURES: tuple[str, ...] = (
     "date_clash",  # the answer names a weekday / month; the reference names others of that kind but not it
     "copula_claim_cov",  # a copular unit's claim words (its question's, not the answer's) found in the reference
     "polarity_clash",  # the reference relates predicate and answer only with the opposite polarity ("won" / "did not win")
+    # round 7
+    "lem_ans_cov_linked",  # share of the answer's lemmas found within three dependency edges of the predicate's lemma
+    "ans_name_missing",  # an answer word that is a proper noun or a number in the unit's sentence is not in the reference
+    "idf_ans_cov_sent",  # lem_ans_cov_sent with each answer word weighted by its idf over the reference's sentences
 )
 
 from factgrain.agent.verifiers import lexical_tokens as _lf
@@ -267,6 +272,8 @@ class RefStructure:
     sent_split_vote: list[bool]
     unanimous: bool
     date_words: frozenset[str]
+    #: in how many sentences each key occurs (for idf weights)
+    key_df: dict[str, int] = field(default_factory=dict)
 
 
 @lru_cache(maxsize=256)
@@ -305,6 +312,10 @@ def read_reference(reference: str) -> RefStructure:
             sent_sets[tok_sent[j]].update(keys)
             sent_tokens[tok_sent[j]].append(j)
     all_keys = frozenset().union(*sent_sets) if sent_sets else frozenset()
+    key_df: dict[str, int] = {}
+    for keys in sent_sets:
+        for k in keys:
+            key_df[k] = key_df.get(k, 0) + 1
     return RefStructure(
         tokens=tokens, sent_spans=spans, tok_sent=tok_sent, tok_keys=tok_keys, doubt=doubt,
         sent_keys=[frozenset(s) for s in sent_sets], sent_tokens=sent_tokens, all_keys=all_keys,
@@ -313,6 +324,7 @@ def read_reference(reference: str) -> RefStructure:
         sent_split_vote=[_split_vote(reference[a:b]) for a, b in spans],
         unanimous=bool(_UNANIMOUS_RE.search(reference)),
         date_words=frozenset(_date_words(tokens)),
+        key_df=key_df,
     )
 
 
@@ -332,6 +344,8 @@ class UnitReading:
     #: relates something by itself
     claim_keys: frozenset[str] = frozenset()
     negated: bool = False  # the unit's predicate is negated in its sentence ("did not win", "never won")
+    #: per answer content word (aligned with ``ans_keys``): a proper noun or a number
+    ans_named: tuple[bool, ...] = ()
 
 
 def _answer_tokens(answer: str, sentence_doc: "Doc") -> "Span | Doc":
@@ -372,8 +386,10 @@ def read_unit(*, answer: str, question: str, sentence: str, predicate: str | Non
     if generic:
         # the entity type it stands for, or the word itself ("the man" when the reference names nobody)
         ans_keys = [tuple(_TYPE_KEY.format(label) for label in sorted(generic)) + _keys(heads[-1])]
+        ans_named: tuple[bool, ...] = (False,)
     else:
         ans_keys = [_keys(t) for t in content]
+        ans_named = tuple(t.pos_ in ("PROPN", "NUM") for t in content)
     root = ans.root if hasattr(ans, "root") else next((t for t in ans if t.head.i == t.i), None)
     if generic:
         head_keys = ans_keys[0]
@@ -414,6 +430,7 @@ def read_unit(*, answer: str, question: str, sentence: str, predicate: str | Non
                                                                            and any(b > 0 for _, b in _tallies(answer or ""))),
         date_words=frozenset(_date_words(ans)), claim_keys=claim,
         negated=pred_tok is not None and pred_tok.doc is sent_doc and _negated(pred_tok),
+        ans_named=ans_named,
     )
 
 
@@ -461,6 +478,7 @@ def _structure(unit: UnitReading, ref: RefStructure) -> tuple[dict[str, float], 
     linked_sents: set[int] = set()
     same_polarity: set[int] = set()  # linked sentences where a linked predicate has the unit's polarity
     head_linked = 0.0
+    linked_cov = 0.0  # the most answer words found near the predicate's lemma in one sentence (share)
     if unit.pred_keys and n_ans:
         for i in range(len(ref.sent_keys)):
             toks = ref.sent_tokens[i]
@@ -469,9 +487,14 @@ def _structure(unit: UnitReading, ref: RefStructure) -> tuple[dict[str, float], 
             if not preds:
                 continue
             if sent_cov[i] > 0:
-                args = [ref.tokens[j] for j in toks if any(_hit(k, frozenset(ref.tok_keys[j])) for k in unit.ans_keys)]
+                arg_ids = [j for j in toks if any(_hit(k, frozenset(ref.tok_keys[j])) for k in unit.ans_keys)]
+                args = [ref.tokens[j] for j in arg_ids]
                 near = [p for p in preds if any(_tree_distance(a, p, 3) <= 3 for a in args)]
                 if near:
+                    # which of the answer's words are themselves that close to the predicate
+                    close = frozenset(k for j in arg_ids if any(_tree_distance(ref.tokens[j], p, 3) <= 3 for p in near)
+                                      for k in ref.tok_keys[j])
+                    linked_cov = max(linked_cov, sum(_hit(k, close) for k in unit.ans_keys) / n_ans)
                     linked_sents.add(i)
                     if any(_negated(p) == unit.negated for p in near):
                         same_polarity.add(i)
@@ -538,4 +561,25 @@ def _structure(unit: UnitReading, ref: RefStructure) -> tuple[dict[str, float], 
         "copula_claim_cov": (sum(k in ref.all_keys for k in unit.claim_keys) / len(unit.claim_keys)
                              if unit.claim_keys else 1.0),
         "polarity_clash": float(bool(linked_sents) and not same_polarity),
+        # a copular unit relates nothing by its predicate: its best sentence stands in
+        "lem_ans_cov_linked": (linked_cov if unit.pred_keys else max(sent_cov, default=cov_ref)) if n_ans else 1.0,
+        "ans_name_missing": float(any(named and not _hit(k, ref.all_keys)
+                                      for k, named in zip(unit.ans_keys, unit.ans_named))),
+        "idf_ans_cov_sent": max((_weighted_share(unit.ans_keys, keys, ref) for keys in ref.sent_keys),
+                                default=cov_ref) if n_ans else 1.0,
     }, support
+
+
+def _weighted_share(ans_keys: list[tuple[str, ...]], pool: frozenset[str], ref: RefStructure) -> float:
+    """The share of the answer's words in ``pool``, each weighted by its idf over the reference's sentences
+    (a word the reference never uses gets the highest weight): a missing rare word counts for more than a
+    missing common one."""
+    n = max(1, len(ref.sent_keys))
+    top = math.log(1.0 + n)
+
+    def idf(keys: tuple[str, ...]) -> float:
+        return max((math.log(1.0 + n / ref.key_df[k]) for k in keys if k in ref.key_df), default=top)
+
+    weights = [idf(k) for k in ans_keys]
+    total = sum(weights)
+    return sum(w for k, w in zip(ans_keys, weights) if _hit(k, pool)) / total if total else 1.0
