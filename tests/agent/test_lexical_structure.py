@@ -203,3 +203,20 @@ def test_the_opposite_polarity_in_the_reference_is_a_contradiction(text, referen
     assert len(win) == 2 and all(r.status == expected for r in win), [(r.unit.question, r.status) for r in win]
     clash = [(v.features or {}).get("polarity_clash") for r in win for v in r.verdicts]
     assert clash == ([1.0, 1.0] if expected == "unsupported" else [0.0, 0.0])
+
+
+@pytest.mark.parametrize("text, reference, expected", [
+    ("A contractor was chosen in May.", "Work starts in May, although no contractor has been chosen.", "unsupported"),
+    ("No contractor was chosen in May.", "Work starts in May, although no contractor has been chosen.", "supported"),
+    ("A contractor was chosen in May.", "Work starts in May; a contractor has been chosen.", "supported"),
+    ("The storm injured three hikers.", "Nobody was injured when the storm hit the hikers.", "unsupported"),
+])
+def test_a_denial_carried_by_an_argument_is_a_polarity_clash(text, reference, expected):
+    # "no contractor has been chosen", "nobody was injured": the reference denies the event through its
+    # argument, not with "not"
+    import factgrain
+
+    report = factgrain.check(text, reference, verifier="lexical", span_mode="parse")
+    linked = [r for r in report.results if (r.verdicts[0].features or {}).get("pred_ans_linked")]
+    assert linked, [(r.unit.question, r.unit.answer) for r in report.results]
+    assert all(r.status == expected for r in linked), [(r.unit.question, r.unit.answer, r.status) for r in linked]

@@ -417,8 +417,21 @@ def read_unit(*, answer: str, question: str, sentence: str, predicate: str | Non
     )
 
 
+_NEGATIVE_PRONOUNS = frozenset({"nobody", "nothing", "none", "noone", "neither"})
+_CORE_ARGUMENTS = frozenset({"nsubj", "nsubjpass", "dobj", "attr", "expl"})
+
+
 def _negated(tok: "Token") -> bool:
-    return any(c.dep_ == "neg" for c in tok.children)
+    """The predicate is denied: a negation of its own ("did not win", "never won"), or a core
+    argument that is a negative pronoun or has the determiner *no* ("no contractor has been
+    chosen", "nobody was hurt", "reported no side effects")."""
+    for c in tok.children:
+        if c.dep_ == "neg":
+            return True
+        if c.dep_ in _CORE_ARGUMENTS and (c.lower_ in _NEGATIVE_PRONOUNS or any(
+                d.dep_ == "det" and d.lower_ == "no" for d in c.children)):
+            return True
+    return False
 
 
 def _hit(keys: tuple[str, ...], pool: frozenset[str]) -> bool:
