@@ -220,3 +220,19 @@ def test_a_denial_carried_by_an_argument_is_a_polarity_clash(text, reference, ex
     linked = [r for r in report.results if (r.verdicts[0].features or {}).get("pred_ans_linked")]
     assert linked, [(r.unit.question, r.unit.answer) for r in report.results]
     assert all(r.status == expected for r in linked), [(r.unit.question, r.unit.answer, r.status) for r in linked]
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("The library was designed by Tom Reed.", "unsupported"),  # the reference's designer is someone else
+    ("Tom Reed designed the library.", "unsupported"),
+    ("The library was designed by Helen Morris.", "supported"),
+    ("The architect Helen Morris designed the library.", "supported"),
+])
+def test_another_named_doer_in_the_reference_is_a_clash(text, expected):
+    import factgrain
+
+    reference = "The library, which opened in 1998, was designed by the architect Helen Morris. Its director is Tom Reed."
+    report = factgrain.check(text, reference, verifier="lexical", span_mode="parse")
+    doer = [r for r in report.results if r.unit.question.startswith(("who design", "what design"))]
+    assert len(doer) == 1 and doer[0].status == expected, [(r.unit.question, r.unit.answer, r.status) for r in report.results]
+    assert (doer[0].verdicts[0].features or {}).get("agent_clash") == (1.0 if expected == "unsupported" else 0.0)

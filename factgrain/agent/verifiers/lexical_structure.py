@@ -45,6 +45,7 @@ STRUCTURE_FEATURES: tuple[str, ...] = (
     "date_clash",  # the answer names a weekday / month; the reference names others of that kind but not it
     "copula_claim_cov",  # a copular unit's claim words (its question's, not the answer's) found in the reference
     "polarity_clash",  # the reference relates predicate and answer only with the opposite polarity ("won" / "did not win")
+    "agent_clash",  # the answer, a named doer, is never related to the predicate; the reference names another doer
 )
 
 from factgrain.agent.verifiers import lexical_tokens as _lf
@@ -332,6 +333,9 @@ class UnitReading:
     #: relates something by itself
     claim_keys: frozenset[str] = frozenset()
     negated: bool = False  # the unit's predicate is negated in its sentence ("did not win", "never won")
+    #: keys of the answer's proper-name words when the answer is the predicate's doer (its active subject
+    #: or passive by-agent) and a named person or organisation; empty otherwise
+    agent_name_keys: frozenset[str] = frozenset()
 
 
 def _answer_tokens(answer: str, sentence_doc: "Doc") -> "Span | Doc":
@@ -414,7 +418,36 @@ def read_unit(*, answer: str, question: str, sentence: str, predicate: str | Non
                                                                            and any(b > 0 for _, b in _tallies(answer or ""))),
         date_words=frozenset(_date_words(ans)), claim_keys=claim,
         negated=pred_tok is not None and pred_tok.doc is sent_doc and _negated(pred_tok),
+        agent_name_keys=_agent_name_keys(ans, pred_tok) if ans_in_sent and pred_keys else frozenset(),
     )
+
+
+_AGENT_ENTS = frozenset({"PERSON", "ORG"})
+
+
+def _agent_of(pred: "Token") -> "Token | None":
+    """The doer of a verb: its active subject, or the object of its passive ``by``."""
+    for c in pred.children:
+        if c.dep_ == "nsubj":
+            return c
+        if c.dep_ == "agent":
+            return next((g for g in c.children if g.dep_ == "pobj"), None)
+    return None
+
+
+def _name_keys(tok: "Token") -> frozenset[str]:
+    """Keys of the proper-name words of the phrase headed by ``tok`` ("the architect Helen Park" ->
+    helen, park; the small pipeline's entity labels are too unreliable to ask for PERSON here)."""
+    return frozenset(k for t in tok.subtree if t.pos_ == "PROPN" for k in _keys(t))
+
+
+def _agent_name_keys(ans: "Span | Doc", pred: "Token | None") -> frozenset[str]:
+    if pred is None or pred.pos_ != "VERB":
+        return frozenset()
+    agent = _agent_of(pred)
+    if agent is None or agent.ent_type_ not in _AGENT_ENTS or not any(t.i == agent.i for t in ans):
+        return frozenset()
+    return _name_keys(agent)
 
 
 _NEGATIVE_PRONOUNS = frozenset({"nobody", "nothing", "none", "noone", "neither"})
@@ -430,6 +463,21 @@ def _negated(tok: "Token") -> bool:
             return True
         if c.dep_ in _CORE_ARGUMENTS and (c.lower_ in _NEGATIVE_PRONOUNS or any(
                 d.dep_ == "det" and d.lower_ == "no" for d in c.children)):
+            return True
+    return False
+
+
+def _other_agent(unit: UnitReading, ref: RefStructure) -> bool:
+    """Whether the reference names another person or organisation as the doer of the unit's
+    predicate ("designed by the architect Helen Park" against "designed by Tom Reed")."""
+    for j, tok in enumerate(ref.tokens):
+        if tok.pos_ != "VERB" or not _hit(unit.pred_keys, frozenset(ref.tok_keys[j])):
+            continue
+        agent = _agent_of(tok)
+        if agent is None:
+            continue
+        names = _name_keys(agent)
+        if names and not names & unit.agent_name_keys:
             return True
     return False
 
@@ -551,4 +599,5 @@ def _structure(unit: UnitReading, ref: RefStructure) -> tuple[dict[str, float], 
         "copula_claim_cov": (sum(k in ref.all_keys for k in unit.claim_keys) / len(unit.claim_keys)
                              if unit.claim_keys else 1.0),
         "polarity_clash": float(bool(linked_sents) and not same_polarity),
+        "agent_clash": float(bool(unit.agent_name_keys) and not linked_sents and _other_agent(unit, ref)),
     }, support
