@@ -236,3 +236,20 @@ def test_another_named_doer_in_the_reference_is_a_clash(text, expected):
     doer = [r for r in report.results if r.unit.question.startswith(("who design", "what design"))]
     assert len(doer) == 1 and doer[0].status == expected, [(r.unit.question, r.unit.answer, r.status) for r in report.results]
     assert (doer[0].verdicts[0].features or {}).get("agent_clash") == (1.0 if expected == "unsupported" else 0.0)
+
+
+@pytest.mark.parametrize("text, reference, expected", [
+    ("Shares in the bank rose on Monday.", "Shares in the bank fell sharply on Monday.", "unsupported"),
+    ("The board rejected the merger.", "The board approved the merger after a long meeting.", "unsupported"),
+    ("Shares in the bank fell on Monday.", "Shares in the bank fell sharply on Monday.", "supported"),
+    # both verbs in the reference, the unit's own one related to its answer: no clash
+    ("Shares in the bank rose on Monday.", "Shares in the bank rose on Monday after they fell on Friday.", "supported"),
+])
+def test_the_opposite_verb_in_the_reference_is_a_clash(text, reference, expected):
+    import factgrain
+
+    report = factgrain.check(text, reference, verifier="lexical", span_mode="parse")
+    subject = [r for r in report.results if r.unit.question.startswith(("what rose", "what fell", "who rejected"))]
+    assert len(subject) == 1, [(r.unit.question, r.unit.answer) for r in report.results]
+    assert subject[0].status == expected, [(r.unit.question, r.unit.answer, r.status) for r in report.results]
+    assert (subject[0].verdicts[0].features or {}).get("antonym_clash") == (1.0 if expected == "unsupported" else 0.0)

@@ -46,6 +46,7 @@ STRUCTURE_FEATURES: tuple[str, ...] = (
     "copula_claim_cov",  # a copular unit's claim words (its question's, not the answer's) found in the reference
     "polarity_clash",  # the reference relates predicate and answer only with the opposite polarity ("won" / "did not win")
     "agent_clash",  # the answer, a named doer, is never related to the predicate; the reference names another doer
+    "antonym_clash",  # the reference relates the answer only to the predicate's opposite ("rose" / "fell")
 )
 
 from factgrain.agent.verifiers import lexical_tokens as _lf
@@ -336,6 +337,7 @@ class UnitReading:
     #: keys of the answer's proper-name words when the answer is the predicate's doer (its active subject
     #: or passive by-agent) and a named person or organisation; empty otherwise
     agent_name_keys: frozenset[str] = frozenset()
+    pred_is_verb: bool = False  # the predicate is a verb in the unit's sentence (not an event noun)
 
 
 def _answer_tokens(answer: str, sentence_doc: "Doc") -> "Span | Doc":
@@ -419,6 +421,7 @@ def read_unit(*, answer: str, question: str, sentence: str, predicate: str | Non
         date_words=frozenset(_date_words(ans)), claim_keys=claim,
         negated=pred_tok is not None and pred_tok.doc is sent_doc and _negated(pred_tok),
         agent_name_keys=_agent_name_keys(ans, pred_tok) if ans_in_sent and pred_keys else frozenset(),
+        pred_is_verb=pred_tok is not None and pred_tok.doc is sent_doc and pred_tok.pos_ == "VERB",
     )
 
 
@@ -463,6 +466,50 @@ def _negated(tok: "Token") -> bool:
             return True
         if c.dep_ in _CORE_ARGUMENTS and (c.lower_ in _NEGATIVE_PRONOUNS or any(
                 d.dep_ == "det" and d.lower_ == "no" for d in c.children)):
+            return True
+    return False
+
+
+# Verbs of opposite meaning that news and biographies swap ("rose" for "fell", "rejected" for
+# "approved"): a closed list rather than WordNet, whose antonym links are few and which costs most of
+# an offline check's time budget to load (round 4, above). Symmetric; lemmas.
+_OPPOSITE_PAIRS = (
+    ("rise", "fall"), ("rise", "drop"), ("climb", "fall"), ("climb", "drop"), ("gain", "lose"), ("gain", "fall"),
+    ("increase", "decrease"), ("increase", "cut"), ("increase", "reduce"), ("raise", "cut"), ("raise", "lower"),
+    ("raise", "reduce"), ("grow", "shrink"), ("expand", "shrink"), ("expand", "cut"), ("surge", "plunge"),
+    ("win", "lose"), ("open", "close"), ("approve", "reject"), ("accept", "reject"), ("accept", "refuse"),
+    ("accept", "decline"), ("allow", "ban"), ("allow", "forbid"), ("permit", "ban"), ("lift", "impose"),
+    ("buy", "sell"), ("confirm", "deny"), ("admit", "deny"), ("acquit", "convict"), ("hire", "fire"),
+    ("appoint", "dismiss"), ("join", "leave"), ("enter", "leave"), ("arrive", "depart"), ("pass", "fail"),
+    ("succeed", "fail"), ("support", "oppose"), ("back", "oppose"), ("add", "remove"), ("start", "end"),
+    ("start", "finish"), ("begin", "end"), ("begin", "finish"), ("open", "shut"), ("praise", "criticise"),
+    ("praise", "criticize"), ("strengthen", "weaken"), ("improve", "worsen"), ("survive", "die"),
+)
+
+
+@lru_cache(maxsize=1)
+def _opposites() -> dict[str, frozenset[str]]:
+    out: dict[str, set[str]] = {}
+    for a, b in _OPPOSITE_PAIRS:
+        a, b = _lf._norm_token(a), _lf._norm_token(b)
+        out.setdefault(a, set()).add(b)
+        out.setdefault(b, set()).add(a)
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def _opposite_linked(unit: UnitReading, ref: RefStructure) -> bool:
+    """Whether a reference sentence relates the answer to a verb of the opposite meaning of the
+    unit's predicate ("Shares rose" against "Shares fell"), within three dependency edges."""
+    table = _opposites()
+    opposite = tuple(o for k in unit.pred_keys for o in table.get(k, ()))
+    if not opposite:
+        return False
+    for toks in ref.sent_tokens:
+        verbs = [ref.tokens[j] for j in toks if ref.tokens[j].pos_ == "VERB" and _hit(opposite, frozenset(ref.tok_keys[j]))]
+        if not verbs:
+            continue
+        args = [ref.tokens[j] for j in toks if any(_hit(k, frozenset(ref.tok_keys[j])) for k in unit.ans_keys)]
+        if any(_tree_distance(a, v, 3) <= 3 for a in args for v in verbs):
             return True
     return False
 
@@ -600,4 +647,5 @@ def _structure(unit: UnitReading, ref: RefStructure) -> tuple[dict[str, float], 
                              if unit.claim_keys else 1.0),
         "polarity_clash": float(bool(linked_sents) and not same_polarity),
         "agent_clash": float(bool(unit.agent_name_keys) and not linked_sents and _other_agent(unit, ref)),
+        "antonym_clash": float(unit.pred_is_verb and bool(n_ans) and not linked_sents and _opposite_linked(unit, ref)),
     }, support
