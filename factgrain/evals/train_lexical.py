@@ -68,7 +68,7 @@ SELECTION_SEEDS = (0, 1, 2)  # fold assignments averaged over during feature sel
 SELECTION_LAMBDA = 30.0
 MIN_GAIN = 0.0003
 #: explicit contradictions, applied as caps rather than fitted (see LexicalModel)
-VETOES = ("ans_doubted", "date_clash", "vote_clash", "qty_unit_clash", "polarity_clash")
+VETOES = ("ans_doubted", "date_clash", "vote_clash", "qty_unit_clash", "polarity_clash", "agent_clash", "antonym_clash")
 #: the direction a feature can only push support in (the ``monotone`` procedure holds the fitted
 #: coefficients to it): more of the unit found in the reference never means less support, a clash,
 #: an absent name or a negation the other side lacks never means more. Features left out (answer

@@ -243,3 +243,53 @@ def test_the_opposite_polarity_in_the_reference_is_a_contradiction(text, referen
     assert len(win) == 2 and all(r.status == expected for r in win), [(r.unit.question, r.status) for r in win]
     clash = [(v.features or {}).get("polarity_clash") for r in win for v in r.verdicts]
     assert clash == ([1.0, 1.0] if expected == "unsupported" else [0.0, 0.0])
+
+
+@pytest.mark.parametrize("text, reference, expected", [
+    ("A contractor was chosen in May.", "Work starts in May, although no contractor has been chosen.", "unsupported"),
+    ("No contractor was chosen in May.", "Work starts in May, although no contractor has been chosen.", "supported"),
+    ("A contractor was chosen in May.", "Work starts in May; a contractor has been chosen.", "supported"),
+    ("The storm injured three hikers.", "Nobody was injured when the storm hit the hikers.", "unsupported"),
+])
+def test_a_denial_carried_by_an_argument_is_a_polarity_clash(text, reference, expected):
+    # "no contractor has been chosen", "nobody was injured": the reference denies the event through its
+    # argument, not with "not"
+    import factgrain
+
+    report = factgrain.check(text, reference, verifier="lexical", span_mode="parse")
+    linked = [r for r in report.results if (r.verdicts[0].features or {}).get("pred_ans_linked")]
+    assert linked, [(r.unit.question, r.unit.answer) for r in report.results]
+    assert all(r.status == expected for r in linked), [(r.unit.question, r.unit.answer, r.status) for r in linked]
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("The library was designed by Tom Reed.", "unsupported"),  # the reference's designer is someone else
+    ("Tom Reed designed the library.", "unsupported"),
+    ("The library was designed by Helen Morris.", "supported"),
+    ("The architect Helen Morris designed the library.", "supported"),
+])
+def test_another_named_doer_in_the_reference_is_a_clash(text, expected):
+    import factgrain
+
+    reference = "The library, which opened in 1998, was designed by the architect Helen Morris. Its director is Tom Reed."
+    report = factgrain.check(text, reference, verifier="lexical", span_mode="parse")
+    doer = [r for r in report.results if r.unit.question.startswith(("who design", "what design"))]
+    assert len(doer) == 1 and doer[0].status == expected, [(r.unit.question, r.unit.answer, r.status) for r in report.results]
+    assert (doer[0].verdicts[0].features or {}).get("agent_clash") == (1.0 if expected == "unsupported" else 0.0)
+
+
+@pytest.mark.parametrize("text, reference, expected", [
+    ("Shares in the bank rose on Monday.", "Shares in the bank fell sharply on Monday.", "unsupported"),
+    ("The board rejected the merger.", "The board approved the merger after a long meeting.", "unsupported"),
+    ("Shares in the bank fell on Monday.", "Shares in the bank fell sharply on Monday.", "supported"),
+    # both verbs in the reference, the unit's own one related to its answer: no clash
+    ("Shares in the bank rose on Monday.", "Shares in the bank rose on Monday after they fell on Friday.", "supported"),
+])
+def test_the_opposite_verb_in_the_reference_is_a_clash(text, reference, expected):
+    import factgrain
+
+    report = factgrain.check(text, reference, verifier="lexical", span_mode="parse")
+    subject = [r for r in report.results if r.unit.question.startswith(("what rose", "what fell", "who rejected"))]
+    assert len(subject) == 1, [(r.unit.question, r.unit.answer) for r in report.results]
+    assert subject[0].status == expected, [(r.unit.question, r.unit.answer, r.status) for r in report.results]
+    assert (subject[0].verdicts[0].features or {}).get("antonym_clash") == (1.0 if expected == "unsupported" else 0.0)

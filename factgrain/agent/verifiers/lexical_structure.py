@@ -50,6 +50,8 @@ STRUCTURE_FEATURES: tuple[str, ...] = (
     "lem_ans_cov_linked",  # share of the answer's lemmas found within three dependency edges of the predicate's lemma
     "ans_name_missing",  # an answer word that is a proper noun or a number in the unit's sentence is not in the reference
     "idf_ans_cov_sent",  # lem_ans_cov_sent with each answer word weighted by its idf over the reference's sentences
+    "agent_clash",  # the answer, a named doer, is never related to the predicate; the reference names another doer
+    "antonym_clash",  # the reference relates the answer only to the predicate's opposite ("rose" / "fell")
 )
 
 from factgrain.agent.verifiers import lexical_tokens as _lf
@@ -346,6 +348,10 @@ class UnitReading:
     negated: bool = False  # the unit's predicate is negated in its sentence ("did not win", "never won")
     #: per answer content word (aligned with ``ans_keys``): a proper noun or a number
     ans_named: tuple[bool, ...] = ()
+    #: keys of the answer's proper-name words when the answer is the predicate's doer (its active subject
+    #: or passive by-agent) and a named person or organisation; empty otherwise
+    agent_name_keys: frozenset[str] = frozenset()
+    pred_is_verb: bool = False  # the predicate is a verb in the unit's sentence (not an event noun)
 
 
 def _answer_tokens(answer: str, sentence_doc: "Doc") -> "Span | Doc":
@@ -431,11 +437,113 @@ def read_unit(*, answer: str, question: str, sentence: str, predicate: str | Non
         date_words=frozenset(_date_words(ans)), claim_keys=claim,
         negated=pred_tok is not None and pred_tok.doc is sent_doc and _negated(pred_tok),
         ans_named=ans_named,
+        agent_name_keys=_agent_name_keys(ans, pred_tok) if ans_in_sent and pred_keys else frozenset(),
+        pred_is_verb=pred_tok is not None and pred_tok.doc is sent_doc and pred_tok.pos_ == "VERB",
     )
 
 
+_AGENT_ENTS = frozenset({"PERSON", "ORG"})
+
+
+def _agent_of(pred: "Token") -> "Token | None":
+    """The doer of a verb: its active subject, or the object of its passive ``by``."""
+    for c in pred.children:
+        if c.dep_ == "nsubj":
+            return c
+        if c.dep_ == "agent":
+            return next((g for g in c.children if g.dep_ == "pobj"), None)
+    return None
+
+
+def _name_keys(tok: "Token") -> frozenset[str]:
+    """Keys of the proper-name words of the phrase headed by ``tok`` ("the architect Helen Park" ->
+    helen, park; the small pipeline's entity labels are too unreliable to ask for PERSON here)."""
+    return frozenset(k for t in tok.subtree if t.pos_ == "PROPN" for k in _keys(t))
+
+
+def _agent_name_keys(ans: "Span | Doc", pred: "Token | None") -> frozenset[str]:
+    if pred is None or pred.pos_ != "VERB":
+        return frozenset()
+    agent = _agent_of(pred)
+    if agent is None or agent.ent_type_ not in _AGENT_ENTS or not any(t.i == agent.i for t in ans):
+        return frozenset()
+    return _name_keys(agent)
+
+
+_NEGATIVE_PRONOUNS = frozenset({"nobody", "nothing", "none", "noone", "neither"})
+_CORE_ARGUMENTS = frozenset({"nsubj", "nsubjpass", "dobj", "attr", "expl"})
+
+
 def _negated(tok: "Token") -> bool:
-    return any(c.dep_ == "neg" for c in tok.children)
+    """The predicate is denied: a negation of its own ("did not win", "never won"), or a core
+    argument that is a negative pronoun or has the determiner *no* ("no contractor has been
+    chosen", "nobody was hurt", "reported no side effects")."""
+    for c in tok.children:
+        if c.dep_ == "neg":
+            return True
+        if c.dep_ in _CORE_ARGUMENTS and (c.lower_ in _NEGATIVE_PRONOUNS or any(
+                d.dep_ == "det" and d.lower_ == "no" for d in c.children)):
+            return True
+    return False
+
+
+# Verbs of opposite meaning that news and biographies swap ("rose" for "fell", "rejected" for
+# "approved"): a closed list rather than WordNet, whose antonym links are few and which costs most of
+# an offline check's time budget to load (round 4, above). Symmetric; lemmas.
+_OPPOSITE_PAIRS = (
+    ("rise", "fall"), ("rise", "drop"), ("climb", "fall"), ("climb", "drop"), ("gain", "lose"), ("gain", "fall"),
+    ("increase", "decrease"), ("increase", "cut"), ("increase", "reduce"), ("raise", "cut"), ("raise", "lower"),
+    ("raise", "reduce"), ("grow", "shrink"), ("expand", "shrink"), ("expand", "cut"), ("surge", "plunge"),
+    ("win", "lose"), ("open", "close"), ("approve", "reject"), ("accept", "reject"), ("accept", "refuse"),
+    ("accept", "decline"), ("allow", "ban"), ("allow", "forbid"), ("permit", "ban"), ("lift", "impose"),
+    ("buy", "sell"), ("confirm", "deny"), ("admit", "deny"), ("acquit", "convict"), ("hire", "fire"),
+    ("appoint", "dismiss"), ("join", "leave"), ("enter", "leave"), ("arrive", "depart"), ("pass", "fail"),
+    ("succeed", "fail"), ("support", "oppose"), ("back", "oppose"), ("add", "remove"), ("start", "end"),
+    ("start", "finish"), ("begin", "end"), ("begin", "finish"), ("open", "shut"), ("praise", "criticise"),
+    ("praise", "criticize"), ("strengthen", "weaken"), ("improve", "worsen"), ("survive", "die"),
+)
+
+
+@lru_cache(maxsize=1)
+def _opposites() -> dict[str, frozenset[str]]:
+    out: dict[str, set[str]] = {}
+    for a, b in _OPPOSITE_PAIRS:
+        a, b = _lf._norm_token(a), _lf._norm_token(b)
+        out.setdefault(a, set()).add(b)
+        out.setdefault(b, set()).add(a)
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def _opposite_linked(unit: UnitReading, ref: RefStructure) -> bool:
+    """Whether a reference sentence relates the answer to a verb of the opposite meaning of the
+    unit's predicate ("Shares rose" against "Shares fell"), within three dependency edges."""
+    table = _opposites()
+    opposite = tuple(o for k in unit.pred_keys for o in table.get(k, ()))
+    if not opposite:
+        return False
+    for toks in ref.sent_tokens:
+        verbs = [ref.tokens[j] for j in toks if ref.tokens[j].pos_ == "VERB" and _hit(opposite, frozenset(ref.tok_keys[j]))]
+        if not verbs:
+            continue
+        args = [ref.tokens[j] for j in toks if any(_hit(k, frozenset(ref.tok_keys[j])) for k in unit.ans_keys)]
+        if any(_tree_distance(a, v, 3) <= 3 for a in args for v in verbs):
+            return True
+    return False
+
+
+def _other_agent(unit: UnitReading, ref: RefStructure) -> bool:
+    """Whether the reference names another person or organisation as the doer of the unit's
+    predicate ("designed by the architect Helen Park" against "designed by Tom Reed")."""
+    for j, tok in enumerate(ref.tokens):
+        if tok.pos_ != "VERB" or not _hit(unit.pred_keys, frozenset(ref.tok_keys[j])):
+            continue
+        agent = _agent_of(tok)
+        if agent is None:
+            continue
+        names = _name_keys(agent)
+        if names and not names & unit.agent_name_keys:
+            return True
+    return False
 
 
 def _hit(keys: tuple[str, ...], pool: frozenset[str]) -> bool:
@@ -567,6 +675,8 @@ def _structure(unit: UnitReading, ref: RefStructure) -> tuple[dict[str, float], 
                                       for k, named in zip(unit.ans_keys, unit.ans_named))),
         "idf_ans_cov_sent": max((_weighted_share(unit.ans_keys, keys, ref) for keys in ref.sent_keys),
                                 default=cov_ref) if n_ans else 1.0,
+        "agent_clash": float(bool(unit.agent_name_keys) and not linked_sents and _other_agent(unit, ref)),
+        "antonym_clash": float(unit.pred_is_verb and bool(n_ans) and not linked_sents and _opposite_linked(unit, ref)),
     }, support
 
 
