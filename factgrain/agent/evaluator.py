@@ -45,7 +45,10 @@ class CheckOptions(BaseModel):
     keep_prompts: bool = True
     max_chars: int = Field(default=DEFAULT_MAX_CHARS, gt=0)
     retrieval_k: int = Field(default=3, ge=1)
-    retrieval_budget_chars: int = Field(default=6000, gt=0)
+    retrieval_budget_chars: int | None = Field(
+        default=None, gt=0, description="a single reference at most this long is verified whole, a longer one "
+        "on its top retrieval_k BM25 passages; None = the verifier's own (6,000 characters for model verifiers, "
+        "100,000 for the lexical one, which reads a reference sentence by sentence itself)")
     skip_uncovered: bool = Field(default=False, description="units whose argument the reference never mentions are "
                                  "extrinsic errors without a verifier call (verifier 'coverage')")
     cache: bool = Field(default=False, description="answer repeated LLM calls from the disk cache")
@@ -277,7 +280,7 @@ class Evaluator:
     def _evidence_fn(self, sources: list[dict[str, str]]) -> Callable[[Unit, Component, str], list[Evidence]]:
         text = joined_reference(sources)
         whole = [Evidence(source_id=sources[0]["id"] if len(sources) == 1 else "*", text=text)]
-        budget = self.options.retrieval_budget_chars
+        budget = self.options.retrieval_budget_chars or self.verifier.evidence_budget_chars
         if len(sources) == 1 and len(text) <= budget:
             return lambda unit, comp, sentence: whole
         from factgrain.agent.retrieve import BM25Retriever, normalize_sources, pack_passages

@@ -78,6 +78,25 @@ def test_evidence_for_is_the_checks_evidence_selection():
     assert "Laura Muir won" in hit.text and len(hit.text) < len(long_ref)
 
 
+def test_each_verifier_has_its_own_budget_for_a_whole_reference():
+    from factgrain.agent.evaluator import Evaluator
+    from factgrain.schemas.units import QAPair
+
+    unit = QAPair(id="q0", sentence_index=0, predicate="won", question="who won something?", answer="Laura Muir")
+    comp = unit.components()[0]
+    long_ref = " ".join(["Rain fell on the hills all week and the rivers rose."] * 150 + ["Laura Muir won the race."])
+    assert 6000 < len(long_ref) < 100_000
+    # the lexical verifier reads a reference sentence by sentence itself: given whole
+    (whole,) = Evaluator(verifier="lexical").evidence_for(long_ref)(unit, comp, "Laura Muir won.")
+    assert whole.text == long_ref
+    # a model verifier gets the passages that fit its prompt; an explicit budget overrides either
+    passages = Evaluator(eval_backend(), verifier="llm").evidence_for(long_ref)(unit, comp, "Laura Muir won.")
+    assert all(len(e.text) < 6000 for e in passages) and any("Laura Muir won" in e.text for e in passages)
+    (hit, *_) = Evaluator(verifier="lexical", retrieval_budget_chars=300, retrieval_k=1).evidence_for(long_ref)(
+        unit, comp, "Laura Muir won.")
+    assert len(hit.text) < len(long_ref)
+
+
 # -- qasem-decomposer ---------------------------------------------------------------------------
 
 def test_token_iou_matching_by_hand():

@@ -61,6 +61,9 @@ class Verifier(abc.ABC):
     # reads references with the English pipeline only (the check then warns about a reference in
     # another language instead of reporting every unit of it unsupported)
     english_only: ClassVar[bool] = False
+    # the longest single reference given whole, without retrieval (CheckOptions.retrieval_budget_chars
+    # overrides): what fits a model's prompt with room to spare
+    evidence_budget_chars: ClassVar[int] = 6000
 
     def __init__(self, *, threshold: float = 0.5, max_connections: int = 4, **options: Any):
         if not 0.0 <= threshold <= 1.0:
