@@ -59,8 +59,12 @@ def qa_items(rows: Sequence[dict], evidence_for: EvidenceFor) -> list[Any]:
 def evidence_selection(backend: Any = None, model: str | None = None) -> EvidenceFor:
     """The evidence selection of an Evaluator for this model (its retrieval options included)."""
     from factgrain.agent.evaluator import Evaluator
+    from factgrain.agent.verifiers.base import Verifier
 
-    return Evaluator(backend if backend is not None else model, verifier="lexical", cache=False).evidence_for
+    # a profile is applied by a model's verifier (llm, fused), so the evidence is what fits its prompt,
+    # not the whole long reference the lexical verifier alone reads
+    return Evaluator(backend if backend is not None else model, verifier="lexical", cache=False,
+                     retrieval_budget_chars=Verifier.evidence_budget_chars).evidence_for
 
 
 async def collect_signals(items: Sequence[Any], families: Sequence[str], *, backend: Any = None,
