@@ -142,12 +142,47 @@ def load_pipeline(pipeline: str | None = None) -> "Language":
             except OSError as exc:
                 errors.append(f"{name}: {str(exc).splitlines()[0]}")
                 continue
+            _guard_sentence_starts(spacy, nlp)
             _loaded[name] = nlp
             return nlp
     raise ConfigurationError(
         "no spaCy English pipeline is installed (" + "; ".join(errors) + "). "
         f"Install the pinned one with: {INSTALL_HINT}"
     )
+
+
+SENTENCE_GUARD = "factgrain_sentence_guard"
+# what may end a sentence: final punctuation, then closing quotes or brackets
+_ENDS_SENTENCE = frozenset(".!?…:;\"'”’»)]")
+
+
+def _no_start_mid_sentence(doc: "Doc") -> "Doc":
+    """Forbid a sentence start where nothing ended the sentence before it.
+
+    The small parser sometimes closes a sentence in mid-clause (``... will hold around | 80,000
+    books.``, ``Safety isn't | the only reason``), which leaves a tree with two roots and a question
+    with no object. A token that starts with a lowercase letter or a digit, right after a token that
+    is no sentence-final punctuation and no line break, cannot start a sentence; spaCy's parser keeps
+    boundaries set before it, so the tree comes out whole. (:func:`factgrain.agent.segment.split_sentences`
+    joins such pieces too; this makes the parse agree with it.)"""
+    for i in range(1, len(doc)):
+        token, before = doc[i], doc[i - 1]
+        if not (token.text[:1].islower() or token.text[:1].isdigit()):
+            continue
+        if before.is_space or "\n" in before.whitespace_ or before.text[-1:] in _ENDS_SENTENCE:
+            continue
+        token.is_sent_start = False
+    return doc
+
+
+def _guard_sentence_starts(spacy: Any, nlp: "Language") -> None:
+    if "parser" not in nlp.pipe_names or SENTENCE_GUARD in nlp.pipe_names:
+        return
+    from spacy.language import Language
+
+    if not Language.has_factory(SENTENCE_GUARD):
+        Language.component(SENTENCE_GUARD, func=_no_start_mid_sentence)
+    nlp.add_pipe(SENTENCE_GUARD, before="parser")
 
 
 def _disabled_by_default(spacy: Any, name: str) -> list[str]:

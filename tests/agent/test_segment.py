@@ -31,3 +31,20 @@ def test_sentence_offsets_index_the_text(text):
     for s in doc.sentences:
         assert src[s.start:s.end] == s.text
         assert s.text == s.text.strip() and s.text
+
+
+def test_parser_does_not_start_a_sentence_in_mid_clause():
+    # the small parser, left alone, closes a sentence after "around" and gives "80,000 books." its own root
+    from factgrain.agent import reader
+
+    doc = reader.parse("It will be open every day and will hold around 80,000 books.")
+    assert len(list(doc.sents)) == 1
+    assert [t.text for t in doc if t.dep_ == "ROOT"] == ["be"]
+    assert split_sentences("It will be open every day and will hold around 80,000 books.") == [(0, 60)]
+
+
+def test_sentence_starts_after_final_punctuation_and_line_breaks_are_kept():
+    from factgrain.agent import reader
+
+    doc = reader.parse("He left early. 5 people stayed.\nthen the hall closed")
+    assert [s.text.strip() for s in doc.sents] == ["He left early.", "5 people stayed.", "then the hall closed"]
