@@ -1,0 +1,162 @@
+"""Another filler for the same role: the reference gives the unit's predicate a different argument.
+
+"She was born in Stockholm" against "born 4 May 1958 in Uppsala", "has written four books" against
+"has written three books". The answer's words may well occur elsewhere in the reference (the
+Stockholm Institute of Oceanography, three books and four articles), so overlap features find them; what a careful reader sees is that the reference fills
+the predicate's role (the same preposition, the same object) with something else, and never with the
+answer.
+
+A unit clashes when
+
+* its answer fills one role of its predicate in the generated sentence: the object of a preposition
+  attached to the predicate (the role is the preposition: *in*, *at*, *from* ...), or its direct
+  object, attribute or dative;
+* the answer's filler is counted (one number before its head noun: "four books"), or, for a predicate
+  whose role holds one filler (:data:`SINGLE_VALUED`: born, died, buried), named (a proper-noun head
+  and its compounds);
+* in the reference, some occurrence of the predicate's lemma fills that role with a phrase that
+  counts the same head noun with another number, or is named too, with names that differ both ways
+  from the answer's (neither contains the other: "Uppsala" against "Stockholm", not "Helen Morris"
+  against "Morris");
+* and no occurrence of the predicate in the reference fills that role with the answer.
+
+Subjects and passive agents are left to ``agent_clash`` (:mod:`lexical_structure`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    from spacy.tokens import Doc, Span, Token
+
+__all__ = ["role_clash"]
+
+# Predicates whose roles hold one filler each: a person is born in one place and dies in one.
+# Elsewhere a role may take several (attended a high school and a college, won two prizes), so a
+# different name there is no contradiction; a different count of the same thing is.
+SINGLE_VALUED = frozenset({"bear", "born", "die", "bury"})
+_OBJECT_ROLES = frozenset({"dobj", "attr", "dative", "oprd"})
+# coarse entity groups: a place clashes with a place, an organisation with an organisation
+_GROUPS = {"GPE": "place", "LOC": "place", "FAC": "place", "ORG": "org", "NORP": "org", "PERSON": "person"}
+
+
+def _lemma(tok: "Token") -> str:
+    return tok.lemma_.lower()
+
+
+def _role_of(filler: "Token", pred: "Token") -> str | None:
+    """The role ``filler`` (a phrase head, or a preposition) plays for ``pred``, if it is one of its arguments."""
+    if filler.dep_ == "prep" and filler.head.i == pred.i:
+        return "prep:" + filler.lower_
+    if filler.dep_ == "pobj" and filler.head.dep_ == "prep" and filler.head.head.i == pred.i:
+        return "prep:" + filler.head.lower_
+    if filler.dep_ in _OBJECT_ROLES and filler.head.i == pred.i:
+        return filler.dep_
+    return None
+
+
+def _phrase_head(tok: "Token") -> "Token | None":
+    """The noun phrase a role token stands for (a preposition's object, else the token itself)."""
+    if tok.dep_ == "prep":
+        return next((c for c in tok.children if c.dep_ == "pobj"), None)
+    return tok
+
+
+def _names(head: "Token") -> frozenset[str]:
+    """The words of the name the phrase is (its proper-noun head and that head's compounds): "Lund
+    University", not the titles inside "his roles in films such as The Ruins" (a list of names is
+    no single filler to compare)."""
+    if head.pos_ != "PROPN":
+        return frozenset()
+    return frozenset(t.lower_ for t in (head, *head.children) if t.pos_ == "PROPN"
+                     and (t.i == head.i or t.dep_ in ("compound", "flat")))
+
+
+def _group(head: "Token") -> str | None:
+    labels = {_GROUPS.get(t.ent_type_) for t in head.subtree if t.ent_type_} - {None}
+    return next(iter(labels)) if len(labels) == 1 else None
+
+
+def _count(head: "Token") -> float | None:
+    """The number counting a noun ("three books" -> 3), when the phrase has exactly one."""
+    from factgrain.agent.verifiers.lexical_structure import _num_value
+
+    nums = [c for c in head.children if c.dep_ == "nummod"]
+    if len(nums) != 1 or any(c.dep_ in ("advmod", "quantmod") for c in nums[0].children):
+        return None  # "about 80,000", "more than three": no exact count to compare
+    return _num_value(nums[0].text)
+
+
+def _fillers(pred: "Token", role: str) -> list["Token"]:
+    """The reference's fillers of ``role`` for ``pred``. A preposition may hang one edge off (the
+    small parser reads "(born 4 May 1958 in Uppsala)" with *in* under the date, not under *born*)."""
+    if not role.startswith("prep:"):
+        return [c for c in pred.children if c.dep_ == role]
+    near = list(pred.children) + [c for c in pred.head.children if c.i != pred.i] + [
+        g for c in pred.children for g in c.children]
+    out = []
+    for c in near:
+        if c.dep_ == "prep" and c.lower_ == role[5:] and c.sent.start == pred.sent.start:
+            head = _phrase_head(c)
+            if head is not None:
+                out.append(head)
+    return out
+
+
+def _answer_span(answer: str, sent: "Doc") -> "Span | None":
+    at = sent.text.find(answer)
+    if at < 0:
+        return None
+    return sent.char_span(at, at + len(answer), alignment_mode="expand")
+
+
+def role_clash(*, answer: str, sentence: str, predicate: str | None, reference: str) -> bool:
+    """Whether the reference fills the unit's role with another named or counted argument, and
+    never with the answer (see the module's docstring)."""
+    from factgrain.agent.reader import parse
+    from factgrain.agent.segment import parsed_blocks
+
+    if not (answer and sentence and predicate and predicate.split() and reference):
+        return False
+    sent = parse(sentence)
+    span = _answer_span(answer, sent)
+    if span is None or not len(span):
+        return False
+    word = predicate.split()[0].lower()
+    pred = next((t for t in sent if t.lower_ == word and t.pos_ == "VERB"), None)
+    if pred is None or any(t.i == pred.i for t in span):
+        return False
+    role = _role_of(span.root, pred)
+    head = _phrase_head(span.root) if role else None
+    if head is None or not any(t.i == head.i for t in span):
+        return False
+    names, count = _names(head), _count(head)
+    if _lemma(pred) not in SINGLE_VALUED:
+        names = frozenset()  # a person attends several schools and wins several prizes
+    if not names and count is None:
+        return False
+    group, lemma = _group(head), _lemma(pred)
+    other = False
+    for _, doc in parsed_blocks(reference):
+        for tok in doc:
+            if tok.pos_ != "VERB" or _lemma(tok) != lemma:
+                continue
+            for filler in _fillers(tok, role):
+                if names:
+                    theirs = _names(filler)
+                    if not theirs:
+                        continue
+                    if names <= theirs or theirs <= names:
+                        return False  # the reference gives this role the answer (or part of it)
+                    g = _group(filler)
+                    if group is None or g is None or g == group:
+                        other = True
+                else:
+                    theirs_count = _count(filler)
+                    if theirs_count is None or _lemma(filler) != _lemma(head):
+                        continue
+                    if theirs_count == count:
+                        return False
+                    other = True
+    return other

@@ -1,0 +1,31 @@
+"""The role-clash check on made-up biographies (no dataset text)."""
+
+import pytest
+
+from factgrain.agent.verifiers.role_clash import role_clash
+
+REFERENCE = (
+    "Maria Lindqvist (born 4 May 1958 in Uppsala) is a Swedish marine biologist. She studied zoology at "
+    "Lund University. From 1990 to 2012 she led the coral reef programme at the Stockholm Institute of "
+    "Oceanography. Lindqvist has written three books on reef ecology. She died in Gothenburg in 2020."
+)
+
+
+@pytest.mark.parametrize(("answer", "sentence", "predicate", "expected"), [
+    # another place of birth, although "Stockholm" is in the reference
+    ("in Stockholm", "Maria Lindqvist, born in 1958 in Stockholm, is a biologist.", "born", True),
+    ("in Uppsala", "She was born in Uppsala.", "born", False),
+    ("in Malmo", "She died in Malmo.", "died", True),
+    ("in Gothenburg", "She died in Gothenburg.", "died", False),
+    # another count of the same thing
+    ("four books", "She has written four books.", "written", True),
+    ("three books", "She has written three books.", "written", False),
+    # an approximate count is not compared
+    ("about four books", "She has written about four books.", "written", False),
+    # a role that may hold several fillers: another university is not a contradiction
+    ("at Uppsala University", "She studied zoology at Uppsala University.", "studied", False),
+    # the reference says nothing of the role
+    ("in Oslo", "She worked in Oslo.", "worked", False),
+])
+def test_role_clash(answer, sentence, predicate, expected):
+    assert role_clash(answer=answer, sentence=sentence, predicate=predicate, reference=REFERENCE) is expected
