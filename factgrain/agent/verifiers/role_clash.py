@@ -41,11 +41,11 @@ _OBJECT_ROLES = frozenset({"dobj", "attr", "dative", "oprd"})
 _GROUPS = {"GPE": "place", "LOC": "place", "FAC": "place", "ORG": "org", "NORP": "org", "PERSON": "person"}
 
 
-def _lemma(tok: "Token") -> str:
+def _lemma(tok: Token) -> str:
     return tok.lemma_.lower()
 
 
-def _role_of(filler: "Token", pred: "Token") -> str | None:
+def _role_of(filler: Token, pred: Token) -> str | None:
     """The role ``filler`` (a phrase head, or a preposition) plays for ``pred``, if it is one of its arguments."""
     if filler.dep_ == "prep" and filler.head.i == pred.i:
         return "prep:" + filler.lower_
@@ -56,14 +56,14 @@ def _role_of(filler: "Token", pred: "Token") -> str | None:
     return None
 
 
-def _phrase_head(tok: "Token") -> "Token | None":
+def _phrase_head(tok: Token) -> Token | None:
     """The noun phrase a role token stands for (a preposition's object, else the token itself)."""
     if tok.dep_ == "prep":
         return next((c for c in tok.children if c.dep_ == "pobj"), None)
     return tok
 
 
-def _names(head: "Token") -> frozenset[str]:
+def _names(head: Token) -> frozenset[str]:
     """The words of the name the phrase is (its proper-noun head and that head's compounds): "Lund
     University", not the titles inside "his roles in films such as The Ruins" (a list of names is
     no single filler to compare)."""
@@ -73,12 +73,12 @@ def _names(head: "Token") -> frozenset[str]:
                      and (t.i == head.i or t.dep_ in ("compound", "flat")))
 
 
-def _group(head: "Token") -> str | None:
+def _group(head: Token) -> str | None:
     labels = {_GROUPS.get(t.ent_type_) for t in head.subtree if t.ent_type_} - {None}
     return next(iter(labels)) if len(labels) == 1 else None
 
 
-def _count(head: "Token") -> float | None:
+def _count(head: Token) -> float | None:
     """The number counting a noun ("three books" -> 3), when the phrase has exactly one."""
     from factgrain.agent.verifiers.lexical_structure import _num_value
 
@@ -88,7 +88,7 @@ def _count(head: "Token") -> float | None:
     return _num_value(nums[0].text)
 
 
-def _fillers(pred: "Token", role: str) -> list["Token"]:
+def _fillers(pred: Token, role: str) -> list[Token]:
     """The reference's fillers of ``role`` for ``pred``. A preposition may hang one edge off (the
     small parser reads "(born 4 May 1958 in Uppsala)" with *in* under the date, not under *born*)."""
     if not role.startswith("prep:"):
@@ -104,7 +104,7 @@ def _fillers(pred: "Token", role: str) -> list["Token"]:
     return out
 
 
-def _answer_span(answer: str, sent: "Doc") -> "Span | None":
+def _answer_span(answer: str, sent: Doc) -> Span | None:
     at = sent.text.find(answer)
     if at < 0:
         return None
