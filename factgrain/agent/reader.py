@@ -319,7 +319,7 @@ def foreign_script(text: str, *, threshold: float = 0.3) -> str | None:
         scripts[script] = scripts.get(script, 0) + 1
     if not scripts:
         return None
-    script, count = max(scripts.items(), key=lambda kv: kv[1])
+    script, _count = max(scripts.items(), key=lambda kv: kv[1])
     return script if sum(scripts.values()) / len(letters) > threshold else None
 
 
