@@ -139,6 +139,14 @@ def _show(sentence):
      [("the bridge", "collapsed", None, [("source", "According to the BBC"), ("sequential", "after the storm"),
                                          ("causal", "due to heavy rain")])]),
     ("The vote was unanimous.", [("The vote", "was", "unanimous", [])]),
+    # a participle or who-clause after the complement is a fact of its own, not part of the base's object
+    ("Ines Varga is a Hungarian chemist best known for her work on batteries.",
+     [("Ines Varga", "is", "a Hungarian chemist", []), ("Ines Varga", "known for", "her work", [("attribute", "on batteries")])]),
+    ("Tom is a former player who now coaches the team.",
+     [("Tom", "is", "a former player", []), ("Tom", "coaches", "the team", [])]),
+    # an infinitive stays: 'the first person' alone would lose what makes it first
+    ("He was the first person to climb the mountain.",
+     [("He", "was", "the first person to climb the mountain", []), ("He", "climb", "the mountain", [])]),
     ("Hello there", []),
 ])
 def test_parse_gives_triples_and_typed_qualifiers(sentence, expected):

@@ -48,10 +48,9 @@ LEADS: dict[tuple[str, ...], Q] = {tuple(k.split()): v for k, v in [
     ("as long as", Q.condition), ("in case of", Q.condition), ("in case", Q.condition), ("whenever", Q.condition),
 ]}
 _MAX_LEAD = max(len(k) for k in LEADS)
-PLACE_PREPS = frozenset("in at on near from to into across within through around inside outside off along "
-                        "throughout".split())
+PLACE_PREPS = frozenset(["in", "at", "on", "near", "from", "to", "into", "across", "within", "through", "around", "inside", "outside", "off", "along", "throughout"])
 # Prepositions that, right after the verb, belong to the relation ('was born in', 'lives with').
-RELATION_PREPS = frozenset("in on at by for with from to into as about against through of".split())
+RELATION_PREPS = frozenset(["in", "on", "at", "by", "for", "with", "from", "to", "into", "as", "about", "against", "through", "of"])
 MAX_QUALIFIERS = 6
 
 
@@ -77,7 +76,7 @@ def _chars(doc, rng: tuple[int, int] | None) -> Range | None:
     return a.idx, b.idx + len(b.text)
 
 
-def qualifier_type(tokens: list["Token"]) -> Q:
+def qualifier_type(tokens: list[Token]) -> Q:
     """The type of a modifier phrase: its opening words, else the entities in it."""
     words = [t.lower_ for t in tokens[:_MAX_LEAD]]
     for n in range(min(_MAX_LEAD, len(words)), 0, -1):
@@ -92,18 +91,16 @@ def qualifier_type(tokens: list["Token"]) -> Q:
     return Q.attribute
 
 
-def _modifiers(verb: "Token") -> list["Token"]:
+def _modifiers(verb: Token) -> list[Token]:
     """The children of ``verb`` that modify the whole assertion."""
     out = []
     for c in verb.children:
-        if c.dep_ in ("prep", "advcl", "npadvmod", "tmod") or (c.dep_ == "advmod" and c.lower_ in ("then", "later", "afterwards", "only")):
-            out.append(c)
-        elif c.dep_ in ("acl", "xcomp") and c.tag_ == "VBG" and c.lower_ in ("excluding", "including", "citing", "following"):
+        if c.dep_ in ("prep", "advcl", "npadvmod", "tmod") or (c.dep_ == "advmod" and c.lower_ in ("then", "later", "afterwards", "only")) or c.dep_ in ("acl", "xcomp") and c.tag_ == "VBG" and c.lower_ in ("excluding", "including", "citing", "following"):
             out.append(c)
     return out
 
 
-def _verb_fact(verb: "Token", doc) -> ParsedFact | None:
+def _verb_fact(verb: Token, doc) -> ParsedFact | None:
     subj = qp._subject_of(verb)
     if subj is None or subj[1] is None:
         return None
@@ -152,7 +149,7 @@ def _verb_fact(verb: "Token", doc) -> ParsedFact | None:
                       quals[:MAX_QUALIFIERS])
 
 
-def _copula_fact(be: "Token", doc) -> ParsedFact | None:
+def _copula_fact(be: Token, doc) -> ParsedFact | None:
     subj = qp._subject_of(be)
     if subj is None or subj[1] is None or subj[0].dep_ == "expl":
         return None
@@ -164,6 +161,11 @@ def _copula_fact(be: "Token", doc) -> ParsedFact | None:
     rel_start = min([t.i for t in aux] + [be.i])
     obj = qp._phrase(comps[0], drop=("prep",) if any(qualifier_type(list(p.subtree)) != Q.attribute
                                                        for p in comps[0].children if p.dep_ == "prep") else ())
+    clause = _own_fact_clause(comps[0], doc)
+    if obj is not None and clause is not None and clause.left_edge.i > obj[0]:
+        # 'is a biologist best known for her research': the clause is a fact of its own (facts() reads
+        # it with the same subject), so the base triple stops before it and neither is judged twice
+        obj = qp._edges([t for t in comps[0].subtree if obj[0] <= t.i < clause.left_edge.i]) or obj
     poss = next((c for c in head.children if c.dep_ == "poss"), None)
     if poss is not None and not any(c.dep_ == "det" for c in head.children) and head.i + 1 <= be.i:
         # "France's population was 64.5 million": France is the subject, 'population was' the relation
@@ -182,6 +184,22 @@ def _copula_fact(be: "Token", doc) -> ParsedFact | None:
                       quals[:MAX_QUALIFIERS])
 
 
+def _own_fact_clause(noun: Token, doc) -> Token | None:
+    """A participle or a who/which/that clause after ``noun`` (a copula's complement) that
+    :func:`facts` turns into a fact of its own: 'a biologist best known for ...', 'a lawyer accused of
+    fraud', 'a player who now coaches the team'. Infinitives ('the first person to climb it') and
+    clauses with a subject of their own ('the city where she lives') stay in the complement."""
+    for c in noun.children:
+        if c.i < noun.i:
+            continue
+        participle = c.dep_ == "acl" and c.tag_ in ("VBN", "VBG")
+        relative = c.dep_ == "relcl" and any(g.dep_ in ("nsubj", "nsubjpass") and g.tag_ in ("WP", "WDT")
+                                             for g in c.children)
+        if (participle or relative) and qp._is_predicate_verb(c) and _verb_fact(c, doc) is not None:
+            return c
+    return None
+
+
 def _appositions(doc) -> list[ParsedFact]:
     out = []
     for tok in doc:
@@ -194,7 +212,7 @@ def _appositions(doc) -> list[ParsedFact]:
     return out
 
 
-def _conditional(tok: "Token") -> bool:
+def _conditional(tok: Token) -> bool:
     """Whether ``tok`` sits in an if / unless clause."""
     node = tok
     while node.dep_ != "ROOT" and node.head.i != node.i:
