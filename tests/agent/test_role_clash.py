@@ -16,6 +16,8 @@ REFERENCE = (
     ("in Stockholm", "Maria Lindqvist, born in 1958 in Stockholm, is a biologist.", "born", True),
     ("in Uppsala", "She was born in Uppsala.", "born", False),
     ("in Malmo", "She died in Malmo.", "died", True),
+    # a TriQua relation with its auxiliary
+    ("in Stockholm", "She was born in Stockholm.", "was born", True),
     ("in Gothenburg", "She died in Gothenburg.", "died", False),
     # another count of the same thing
     ("four books", "She has written four books.", "written", True),

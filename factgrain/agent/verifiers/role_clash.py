@@ -123,8 +123,9 @@ def role_clash(*, answer: str, sentence: str, predicate: str | None, reference: 
     span = _answer_span(answer, sent)
     if span is None or not len(span):
         return False
-    word = predicate.split()[0].lower()
-    pred = next((t for t in sent if t.lower_ == word and t.pos_ == "VERB"), None)
+    # a QA's predicate is one word; a TriQua relation may hold auxiliaries and a preposition ("was born in")
+    words = {w.lower() for w in predicate.split()}
+    pred = next((t for t in sent if t.lower_ in words and t.pos_ == "VERB"), None)
     if pred is None or any(t.i == pred.i for t in span):
         return False
     role = _role_of(span.root, pred)
