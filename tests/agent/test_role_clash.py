@@ -7,7 +7,8 @@ from factgrain.agent.verifiers.role_clash import role_clash
 REFERENCE = (
     "Maria Lindqvist (born 4 May 1958 in Uppsala) is a Swedish marine biologist. She studied zoology at "
     "Lund University. From 1990 to 2012 she led the coral reef programme at the Stockholm Institute of "
-    "Oceanography. Lindqvist has written three books on reef ecology. She died in Gothenburg in 2020."
+    "Oceanography. Lindqvist has written three books on reef ecology. She died in Gothenburg in 2020. "
+    "Police said three men were arrested. Two firefighters treated the victims."
 )
 
 
@@ -22,6 +23,10 @@ REFERENCE = (
     # another count of the same thing
     ("four books", "She has written four books.", "written", True),
     ("three books", "She has written three books.", "written", False),
+    # a subject's count ("two men" for "three men")
+    ("Two men", "Two men were arrested.", "arrested", True),
+    ("Three men", "Three men were arrested.", "arrested", False),
+    ("Three firefighters", "Three firefighters treated the victims.", "treated", True),
     # an approximate count is not compared
     ("about four books", "She has written about four books.", "written", False),
     # a role that may hold several fillers: another university is not a contradiction

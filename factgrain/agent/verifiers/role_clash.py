@@ -9,8 +9,8 @@ answer.
 A unit clashes when
 
 * its answer fills one role of its predicate in the generated sentence: the object of a preposition
-  attached to the predicate (the role is the preposition: *in*, *at*, *from* ...), or its direct
-  object, attribute or dative;
+  attached to the predicate (the role is the preposition: *in*, *at*, *from* ...), its direct
+  object, attribute or dative, or (for counts only) its subject;
 * the answer's filler is counted (one number before its head noun: "four books"), or, for a predicate
   whose role holds one filler (:data:`SINGLE_VALUED`: born, died, buried), named (a proper-noun head
   and its compounds);
@@ -20,7 +20,7 @@ A unit clashes when
   against "Morris");
 * and no occurrence of the predicate in the reference fills that role with the answer.
 
-Subjects and passive agents are left to ``agent_clash`` (:mod:`lexical_structure`).
+Named subjects and passive agents are left to ``agent_clash`` (:mod:`lexical_structure`).
 """
 
 from __future__ import annotations
@@ -37,6 +37,9 @@ __all__ = ["role_clash"]
 # different name there is no contradiction; a different count of the same thing is.
 SINGLE_VALUED = frozenset({"bear", "born", "die", "bury"})
 _OBJECT_ROLES = frozenset({"dobj", "attr", "dative", "oprd"})
+# subjects are compared by count only ("Two men were arrested" against "three men were arrested"); a
+# named doer is agent_clash's
+_SUBJECT_ROLES = frozenset({"nsubj", "nsubjpass"})
 # coarse entity groups: a place clashes with a place, an organisation with an organisation
 _GROUPS = {"GPE": "place", "LOC": "place", "FAC": "place", "ORG": "org", "NORP": "org", "PERSON": "person"}
 
@@ -51,7 +54,7 @@ def _role_of(filler: Token, pred: Token) -> str | None:
         return "prep:" + filler.lower_
     if filler.dep_ == "pobj" and filler.head.dep_ == "prep" and filler.head.head.i == pred.i:
         return "prep:" + filler.head.lower_
-    if filler.dep_ in _OBJECT_ROLES and filler.head.i == pred.i:
+    if filler.dep_ in _OBJECT_ROLES | _SUBJECT_ROLES and filler.head.i == pred.i:
         return filler.dep_
     return None
 
@@ -82,8 +85,11 @@ def _count(head: Token) -> float | None:
     """The number counting a noun ("three books" -> 3), when the phrase has exactly one."""
     from factgrain.agent.verifiers.lexical_structure import _num_value
 
+    if head.pos_ != "NOUN":
+        return None  # "the 2018 Commonwealth Games" counts nothing
     nums = [c for c in head.children if c.dep_ == "nummod"]
-    if len(nums) != 1 or any(c.dep_ in ("advmod", "quantmod") for c in nums[0].children):
+    if len(nums) != 1 or nums[0].ent_type_ in ("DATE", "TIME") or any(
+            c.dep_ in ("advmod", "quantmod") for c in nums[0].children):
         return None  # "about 80,000", "more than three": no exact count to compare
     return _num_value(nums[0].text)
 
@@ -133,7 +139,7 @@ def role_clash(*, answer: str, sentence: str, predicate: str | None, reference: 
     if head is None or not any(t.i == head.i for t in span):
         return False
     names, count = _names(head), _count(head)
-    if _lemma(pred) not in SINGLE_VALUED:
+    if _lemma(pred) not in SINGLE_VALUED or role in _SUBJECT_ROLES:
         names = frozenset()  # a person attends several schools and wins several prizes
     if not names and count is None:
         return False
