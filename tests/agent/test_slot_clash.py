@@ -1,8 +1,8 @@
-"""The role-clash check on made-up biographies (no dataset text)."""
+"""The slot-clash check on made-up biographies (no dataset text)."""
 
 import pytest
 
-from factgrain.agent.verifiers.role_clash import role_clash
+from factgrain.agent.verifiers.slot_clash import slot_clash
 
 REFERENCE = (
     "Maria Lindqvist (born 4 May 1958 in Uppsala) is a Swedish marine biologist. She studied zoology at "
@@ -34,5 +34,5 @@ REFERENCE = (
     # the reference says nothing of the role
     ("in Oslo", "She worked in Oslo.", "worked", False),
 ])
-def test_role_clash(answer, sentence, predicate, expected):
-    assert role_clash(answer=answer, sentence=sentence, predicate=predicate, reference=REFERENCE) is expected
+def test_slot_clash(answer, sentence, predicate, expected):
+    assert slot_clash(answer=answer, sentence=sentence, predicate=predicate, reference=REFERENCE) is expected

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # pragma: no cover
     from spacy.tokens import Doc, Span, Token
 
-__all__ = ["role_clash"]
+__all__ = ["slot_clash"]
 
 # Predicates whose roles hold one filler each: a person is born in one place and dies in one.
 # Elsewhere a role may take several (attended a high school and a college, won two prizes), so a
@@ -117,7 +117,7 @@ def _answer_span(answer: str, sent: Doc) -> Span | None:
     return sent.char_span(at, at + len(answer), alignment_mode="expand")
 
 
-def role_clash(*, answer: str, sentence: str, predicate: str | None, reference: str) -> bool:
+def slot_clash(*, answer: str, sentence: str, predicate: str | None, reference: str) -> bool:
     """Whether the reference fills the unit's role with another named or counted argument, and
     never with the answer (see the module's docstring)."""
     from factgrain.agent.reader import parse
