@@ -68,7 +68,8 @@ SELECTION_SEEDS = (0, 1, 2)  # fold assignments averaged over during feature sel
 SELECTION_LAMBDA = 30.0
 MIN_GAIN = 0.0003
 #: explicit contradictions, applied as caps rather than fitted (see LexicalModel)
-VETOES = ("ans_doubted", "date_clash", "vote_clash", "qty_unit_clash", "polarity_clash", "agent_clash", "antonym_clash")
+VETOES = ("ans_doubted", "date_clash", "vote_clash", "qty_unit_clash", "polarity_clash", "agent_clash", "antonym_clash",
+          "role_clash", "person_swap")
 #: the direction a feature can only push support in (the ``monotone`` procedure holds the fitted
 #: coefficients to it): more of the unit found in the reference never means less support, a clash,
 #: an absent name or a negation the other side lacks never means more. Features left out (answer
@@ -87,7 +88,7 @@ FEATURE_SIGNS: dict[str, int] = {
 #: signed features (round 4: the unit is supported when its parts are found *together*)
 INTERACTION_TOP_K = 8
 #: fitting procedures (``--procedure``); ``boosted`` is the shipped one (round 6)
-PROCEDURES = ("boosted", "interact", "monotone", "backward", "all", "overlap")
+PROCEDURES = ("boosted", "bagged", "interact", "monotone", "backward", "all", "overlap")
 #: the ``boosted`` procedure's candidate settings of scikit-learn's HistGradientBoostingClassifier,
 #: one picked by grouped CV inside the training rows. Depth 1 is an additive model of monotone step
 #: functions, one per feature; depth 2 and 3 let two or three features act together.
@@ -95,6 +96,10 @@ BOOST_GRID: tuple[dict[str, Any], ...] = tuple(
     {"max_depth": d, "learning_rate": 0.05, "max_iter": it, "l2_regularization": 1.0, "min_samples_leaf": leaf}
     for d, it, leaf in ((1, 300, 20), (2, 100, 20), (2, 200, 20), (2, 300, 20), (2, 200, 40), (3, 150, 20)))
 
+
+#: the ``bagged`` procedure (round 8): how many article-grouped bootstrap samples of the training rows
+#: the chosen tree setting is refitted on; their logits are averaged
+BAG_SIZE = 10
 
 # ---------------------------------------------------------------------------
 # data
@@ -367,7 +372,10 @@ def fit_procedure(procedure: str, X: np.ndarray, y: np.ndarray, groups: np.ndarr
     """Every choice a fitting procedure makes, on the rows given (grouped CV with fold seed ``seed``):
     the feature columns, the penalty, the fit options and the decision threshold on the raw probability.
 
-    * ``interact`` (shipped): ``monotone`` first; then the pairwise products of its
+    * ``boosted`` (shipped since round 6): monotone boosted trees, the :data:`BOOST_GRID` setting picked
+      by grouped CV AUC; ``bagged`` (round 8, not shipped): the same choice, then refitted on
+      :data:`BAG_SIZE` article-grouped bootstrap samples with their logits averaged;
+    * ``interact`` (rounds 4-5): ``monotone`` first; then the pairwise products of its
       :data:`INTERACTION_TOP_K` largest signed coefficients (per SD; answer length and "no content word"
       have no sign and are not used) are added as inputs with sign +1 and the same fit is repeated, λ
       picked again;
@@ -381,8 +389,8 @@ def fit_procedure(procedure: str, X: np.ndarray, y: np.ndarray, groups: np.ndarr
     from factgrain.agent.verifiers.lexical_features import _OVERLAP_FEATURES
 
     candidates = [i for i, n in enumerate(FEATURE_NAMES) if n not in VETOES]
-    if procedure == "boosted":
-        return fit_boosted(X, y, groups, candidates, seed=seed)
+    if procedure in ("boosted", "bagged"):
+        return {**fit_boosted(X, y, groups, candidates, seed=seed), "procedure": procedure}
     if procedure == "interact":
         first = fit_procedure("monotone", X, y, groups, seed=seed)
         w = apply_fit(first, X, y)[0]
@@ -450,9 +458,46 @@ def fit_boosted(X: np.ndarray, y: np.ndarray, groups: np.ndarray, candidates: li
             "lam": None, "fit": {"balanced": True}, "threshold": 0.5, "oof": oofs[best]}
 
 
-def fitted_predictor(chosen: dict, X_train: np.ndarray, y_train: np.ndarray) -> tuple[Any, int]:
+def grouped_bootstrap(groups: np.ndarray, n: int, seed: int = 0) -> list[np.ndarray]:
+    """``n`` row weights (how often each row is drawn) from bootstrap samples of whole article groups:
+    as many groups as there are, drawn with replacement."""
+    rng = np.random.default_rng(seed)
+    names = np.unique(groups)
+    out = []
+    for _ in range(n):
+        drawn, counts = np.unique(rng.choice(names, size=len(names), replace=True), return_counts=True)
+        per = dict(zip(drawn, counts))
+        out.append(np.array([per.get(g, 0) for g in groups], dtype=float))
+    return out
+
+
+def fit_bagged_estimators(config: dict[str, Any], cols: list[int], X: np.ndarray, y: np.ndarray, groups: np.ndarray,
+                          n: int = BAG_SIZE, seed: int = 0) -> list[Any]:
+    """The chosen tree setting fitted on ``n`` article-grouped bootstrap samples (classes weighted equally
+    in each); the bag's logit is the mean of theirs."""
+    ests = []
+    for k, w in enumerate(grouped_bootstrap(groups, n, seed=seed)):
+        keep = w > 0
+        sw = balanced_weights(y[keep]) * w[keep]
+        ests.append(boosted_estimator(config, cols, k).fit(X[keep][:, cols], y[keep], sample_weight=sw))
+    return ests
+
+
+def _bag_logit(ests: list[Any], Xs: np.ndarray) -> np.ndarray:
+    return np.mean([e.decision_function(Xs) for e in ests], axis=0)
+
+
+def fitted_predictor(chosen: dict, X_train: np.ndarray, y_train: np.ndarray,
+                     groups_train: np.ndarray | None = None) -> tuple[Any, int]:
     """A function from feature rows to probabilities (vetoes not applied) for the procedure's choice
     refitted on the given rows, and how many inputs it reads (non-zero coefficients; features split on)."""
+    if chosen["procedure"] == "bagged":
+        if groups_train is None:
+            raise ValueError("the bagged procedure draws article groups: pass groups_train")
+        ests = fit_bagged_estimators(chosen["config"], chosen["cols"], X_train, y_train, groups_train)
+        used = {int(f) for est in ests for (p,) in est._predictors
+                for f, leaf in zip(p.nodes["feature_idx"], p.nodes["is_leaf"]) if not leaf}
+        return (lambda Xs: _sigmoid(_bag_logit(ests, Xs[:, chosen["cols"]]))), len(used)
     if chosen["procedure"] == "boosted":
         est = fit_boosted_estimator(chosen["config"], chosen["cols"], X_train, y_train)
         used = {int(f) for (p,) in est._predictors for f, leaf in zip(p.nodes["feature_idx"], p.nodes["is_leaf"]) if not leaf}
@@ -490,7 +535,7 @@ def nested_cv(X: np.ndarray, y: np.ndarray, groups: np.ndarray, subsets: np.ndar
             for f in range(N_FOLDS):
                 tr, te = folds != f, folds == f
                 chosen = fit_procedure(k, X[tr], y[tr], groups[tr], seed=100 + seed)
-                predict, n_inputs = fitted_predictor(chosen, X[tr], y[tr])
+                predict, n_inputs = fitted_predictor(chosen, X[tr], y[tr], groups[tr])
                 p[te] = predict(X[te])
                 thr[te] = chosen["threshold"]
                 out[k]["features"].append(n_inputs)
@@ -597,12 +642,12 @@ def main(argv: list[str] | None = None) -> int:
         return report_test(model, test, thr, header, weights, base_col, base_thr, base_dev_bacc, ov_thr, ov_dev_bacc,
                            args.n_boot, t0, args.out)
 
-    if procedure == "boosted":
+    if procedure in ("boosted", "bagged"):
         from factgrain.agent.verifiers.lexical_boosted import dumps
 
-        model = boosted_model(chosen, X_all, y, leak)
+        model = boosted_model(chosen, X_all, y, leak, ga)
         oof = chosen["oof"]
-        summary = (f"dev (boosted): {model.meta['config']}, {len(model.trees)} trees splitting on "
+        summary = (f"dev ({procedure}): {model.meta['config']}, {len(model.trees)} trees splitting on "
                    f"{len(model.meta['features_split_on'])} of {len(chosen['names'])} features; grouped {N_FOLDS}-fold CV AUC "
                    f"by setting {chosen['cv_auc_by_config']}; out-of-fold AUC (with vetoes) {roc_auc(y, oof):.4f}, BAcc "
                    f"{model.meta['dev_oof_bacc']:.4f} at 0.5")
@@ -680,25 +725,43 @@ def print_dev_subsets(dev: list[dict], y: np.ndarray, oof: np.ndarray, thr: floa
               f"{100 * roc_auc(y[m], ov_dev[m]):.1f}", file=sys.stderr)
 
 
-def boosted_model(chosen: dict, X: np.ndarray, y: np.ndarray, leak: dict) -> Any:
+def bag_model(models: list[Any], **kwargs: Any) -> Any:
+    """One :class:`BoostedModel` whose logit is the mean of ``models``' logits: every tree kept, its
+    outputs divided by the bag's size, the base logits averaged."""
+    from factgrain.agent.verifiers.lexical_boosted import BoostedModel, Tree
+
+    n = len(models)
+    trees = [Tree(feature=t.feature, threshold=t.threshold, left=t.left, right=t.right,
+                  value=[v / n for v in t.value], is_leaf=t.is_leaf) for m in models for t in m.trees]
+    return BoostedModel(feature_names=list(models[0].feature_names), trees=trees,
+                        base_logit=sum(m.base_logit for m in models) / n, **kwargs)
+
+
+def boosted_model(chosen: dict, X: np.ndarray, y: np.ndarray, leak: dict, groups: np.ndarray | None = None) -> Any:
     """The ``boosted`` choice refitted on all kept dev rows, exported to a :class:`BoostedModel`; the
     export must reproduce scikit-learn's own scores on those rows."""
     from collections import Counter
 
     from factgrain.agent.verifiers.lexical_boosted import from_sklearn
 
-    est = fit_boosted_estimator(chosen["config"], chosen["cols"], X, y)
-    model = from_sklearn(est, chosen["names"], threshold=0.5, vetoes=list(VETOES))
+    if chosen["procedure"] == "bagged":
+        ests = fit_bagged_estimators(chosen["config"], chosen["cols"], X, y, groups)
+        model = bag_model([from_sklearn(e, chosen["names"]) for e in ests], threshold=0.5, vetoes=list(VETOES))
+        theirs = _bag_logit(ests, X[:, chosen["cols"]])
+    else:
+        est = fit_boosted_estimator(chosen["config"], chosen["cols"], X, y)
+        model = from_sklearn(est, chosen["names"], threshold=0.5, vetoes=list(VETOES))
+        theirs = est.decision_function(X[:, chosen["cols"]])
     rows = [dict(zip(FEATURE_NAMES, x)) for x in X]
     mine = np.array([model.raw_logit(r) for r in rows])
-    theirs = est.decision_function(X[:, chosen["cols"]])
     if not np.allclose(mine, theirs, atol=1e-6):
         raise AssertionError(f"exported trees disagree with scikit-learn (max diff {np.abs(mine - theirs).max():.2e})")
     splits = Counter(model.feature_names[f] for t in model.trees for f, leaf in zip(t.feature, t.is_leaf) if not leaf)
     vetoed = veto_mask(X)
     model.meta = {
         "trained_on": "qasem_consistency_qa dev (leakage-filtered)", "n_train": len(y), "leakage_filter": leak,
-        "procedure": "boosted", "config": chosen["config"], "cv_auc_by_config": chosen["cv_auc_by_config"],
+        "procedure": chosen["procedure"], "config": chosen["config"],
+        **({"bag": f"{BAG_SIZE} article-grouped bootstrap samples, logits averaged"} if chosen["procedure"] == "bagged" else {}), "cv_auc_by_config": chosen["cv_auc_by_config"],
         "fitter": "sklearn.ensemble.HistGradientBoostingClassifier, monotonic_cst from FEATURE_SIGNS, balanced sample weights",
         "sign_constraints": {n: FEATURE_SIGNS[n] for n in chosen["names"] if FEATURE_SIGNS.get(n)},
         "features_split_on": dict(splits.most_common()),

@@ -293,3 +293,45 @@ def test_the_opposite_verb_in_the_reference_is_a_clash(text, reference, expected
     assert len(subject) == 1, [(r.unit.question, r.unit.answer) for r in report.results]
     assert subject[0].status == expected, [(r.unit.question, r.unit.answer, r.status) for r in report.results]
     assert (subject[0].verdicts[0].features or {}).get("antonym_clash") == (1.0 if expected == "unsupported" else 0.0)
+
+
+# round 8: the probes' remaining failures, tested here with other words than the probes use
+COACH_REF = ("The club's head coach, Mia Laurent, said on Tuesday that the stadium would be rebuilt. "
+             "The stadium was designed by the engineer Omar Haddad.")
+
+
+@pytest.mark.parametrize("answer, sentence, expected", [
+    ("Omar Haddad", "Omar Haddad is the club's head coach.", 1.0),  # the reference's coach is Mia Laurent
+    ("Mia Laurent", "Mia Laurent is the club's head coach.", 0.0),
+    ("Omar Haddad", "The club's head coach is Omar Haddad.", 1.0),
+    ("Omar Haddad", "Omar Haddad is a coach.", 0.0),  # indefinite: one of several coaches, no clash to call
+])
+def test_a_definite_role_given_to_another_name_is_a_role_clash(answer, sentence, expected):
+    got = structure("what is the club's head coach?", answer, sentence, COACH_REF, "is")
+    assert got["role_clash"] == expected
+
+
+def test_a_named_holder_of_the_role_anywhere_near_it_is_no_clash():
+    ref = "The club's coaches, Mia Laurent and Omar Haddad, said the stadium would be rebuilt."
+    got = structure("what is the club's coach?", "Omar Haddad", "Omar Haddad is the club's coach.", ref, "is")
+    assert got["role_clash"] == 0.0
+
+
+@pytest.mark.parametrize("answer, sentence, expected", [
+    ("a woman", "Lifeguards rescued a woman from the lake.", 1.0),
+    ("a man", "Lifeguards rescued a man from the lake.", 0.0),
+    ("three girls", "Lifeguards rescued three girls from the lake.", 1.0),
+    ("three boys", "Lifeguards rescued three boys from the lake.", 0.0),
+])
+def test_a_gendered_person_noun_swapped_is_a_person_swap(answer, sentence, expected):
+    ref = "Lifeguards rescued a man and three boys from the lake on Sunday. A woman watched from the shore."
+    got = structure("who did someone rescue?", answer, sentence, ref, "rescued")
+    assert got["person_swap"] == expected
+
+
+def test_a_neutral_person_noun_is_found_as_the_predicates_agent_noun_and_around_is_not_a_claim():
+    ref = "The marathon attracted some 30,000 runners this spring."
+    got = structure("who runs?", "around 30,000 people", "Around 30,000 people ran the marathon.", ref, "ran")
+    assert got["lem_ans_cov_sent"] == 1.0
+    wrong = structure("who runs?", "around 90,000 people", "Around 90,000 people ran the marathon.", ref, "ran")
+    assert wrong["lem_ans_cov_sent"] == 0.5 and wrong["qty_clash"] == 1.0

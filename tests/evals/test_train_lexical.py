@@ -120,3 +120,27 @@ def test_shipped_model_is_the_boosted_fit_and_monotone_in_every_signed_feature()
                 assert (z2 - z) * T.FEATURE_SIGNS[n] >= -1e-9, (n, step, z, z2)
                 checked += 1
     assert checked == len(X) * len(signed) * 3
+
+def test_grouped_bootstrap_draws_whole_articles(dev_slice):
+    _, _, _, g = dev_slice
+    for w in T.grouped_bootstrap(g, 3, seed=1):
+        for group in np.unique(g):
+            assert len(set(w[g == group])) == 1  # every row of an article drawn as often as the others
+        assert 0 < (w > 0).mean() < 1
+
+
+def test_a_bag_of_trees_exports_to_one_model_with_the_mean_logit(dev_slice):
+    from factgrain.agent.verifiers.lexical_boosted import from_sklearn
+
+    _, X, y, g = dev_slice
+    cols = [i for i, n in enumerate(FEATURE_NAMES) if n not in T.VETOES]
+    config = {**T.BOOST_GRID[0], "max_iter": 20}
+    ests = T.fit_bagged_estimators(config, cols, X, y, g, n=3)
+    model = T.bag_model([from_sklearn(e, [FEATURE_NAMES[i] for i in cols]) for e in ests], vetoes=list(T.VETOES))
+    mine = np.array([model.raw_logit(dict(zip(FEATURE_NAMES, x))) for x in X[:40]])
+    assert mine == pytest.approx(T._bag_logit(ests, X[:40][:, cols]), abs=1e-6)
+    assert len(model.trees) == 3 * 20
+
+
+def test_the_shipped_model_applies_every_veto():
+    assert set(load_default().vetoes) == set(T.VETOES) >= {"role_clash", "person_swap", "agent_clash", "antonym_clash"}

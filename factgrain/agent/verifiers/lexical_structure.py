@@ -18,7 +18,10 @@ against) gives the same text:
   answer close to each other in its dependency tree;
 * **copular claims** - when the predicate is a copula ("Who is a director? -> David Wenham"), the
   answer is usually found whatever the truth; the claim is in the question's other words
-  ("director"), which must be in the reference too.
+  ("director"), which must be in the reference too;
+* **roles and persons** (round 8) - a definite role ("the museum's director") the reference gives to
+  another name, a gendered person noun swapped for its opposite ("two women" / "two men"), and a
+  neutral person noun found as the predicate's agent noun ("people visit" / "visitors").
 """
 
 from __future__ import annotations
@@ -52,6 +55,9 @@ STRUCTURE_FEATURES: tuple[str, ...] = (
     "idf_ans_cov_sent",  # lem_ans_cov_sent with each answer word weighted by its idf over the reference's sentences
     "agent_clash",  # the answer, a named doer, is never related to the predicate; the reference names another doer
     "antonym_clash",  # the reference relates the answer only to the predicate's opposite ("rose" / "fell")
+    # round 8
+    "role_clash",  # "X is the R": the reference gives the definite role R to another named holder, never to X
+    "person_swap",  # the answer's gendered person noun ("two women") where the reference relates the opposite one
 )
 
 from factgrain.agent.verifiers import lexical_tokens as _lf
@@ -307,6 +313,7 @@ def read_reference(reference: str) -> RefStructure:
     sent_tokens: list[list[int]] = [[] for _ in spans]
     for j, t in enumerate(tokens):
         keys = _keys(t) if _is_content(t) else ()
+        keys = keys + _agent_noun_keys(t)
         if t.ent_type_:
             keys = keys + (_TYPE_KEY.format(t.ent_type_),)
         tok_keys.append(keys)
@@ -352,6 +359,12 @@ class UnitReading:
     #: or passive by-agent) and a named person or organisation; empty otherwise
     agent_name_keys: frozenset[str] = frozenset()
     pred_is_verb: bool = False  # the predicate is a verb in the unit's sentence (not an event noun)
+    #: "X is the R" / "the R, X": keys of the definite role noun R the answer is said to hold, and of the
+    #: answer's proper-name words (both empty otherwise)
+    role_keys: tuple[str, ...] = ()
+    role_name_keys: frozenset[str] = frozenset()
+    #: keys of the answer's gendered person noun ("women" in "two women"), when it has one
+    gender_keys: tuple[str, ...] = ()
 
 
 def _answer_tokens(answer: str, sentence_doc: "Doc") -> "Span | Doc":
@@ -382,7 +395,8 @@ def read_unit(*, answer: str, question: str, sentence: str, predicate: str | Non
 
     sent_doc = parse(sentence or "")
     ans = _answer_tokens(answer or "", sent_doc) if answer else parse("")
-    content = [t for t in ans if _is_content(t)]
+    # "around 400,000": the number is the claim (compared by value); the approximation word is not
+    content = [t for t in ans if _is_content(t) and not _approx_word(t)]
     generic: frozenset[str] = frozenset()
     if not any(t.pos_ == "PROPN" or t.ent_type_ for t in ans):
         heads = [t for t in ans if t.pos_ in ("NOUN", "PRON") and t.lemma_.lower() in GENERIC_ENTITY]
@@ -396,6 +410,13 @@ def read_unit(*, answer: str, question: str, sentence: str, predicate: str | Non
     else:
         ans_keys = [_keys(t) for t in content]
         ans_named = tuple(t.pos_ in ("PROPN", "NUM") for t in content)
+    pred_tok = _predicate_token(predicate, sent_doc)
+    if pred_tok is not None and _is_content(pred_tok):
+        # "who visits? -> 400,000 people" against "400,000 visitors": a neutral person noun is also found as
+        # the agent noun the reference derives from the predicate (visit / visitor, vote / voter)
+        agent = _agent_noun_key(_keys(pred_tok)[0])
+        neutral = _neutral_person()
+        ans_keys = [k + (agent,) if any(x in neutral for x in k) else k for k in ans_keys]
     root = ans.root if hasattr(ans, "root") else next((t for t in ans if t.head.i == t.i), None)
     if generic:
         head_keys = ans_keys[0]
@@ -403,13 +424,6 @@ def read_unit(*, answer: str, question: str, sentence: str, predicate: str | Non
         head_keys = _keys(root)
     else:
         head_keys = ()
-    pred_tok = None
-    if predicate and predicate.split():
-        word = predicate.split()[0].lower()
-        pred_tok = next((t for t in sent_doc if t.lower_ == word), None)
-        if pred_tok is None:
-            p = parse(predicate)
-            pred_tok = p[0] if len(p) else None
     # a copula or auxiliary ("was") relates nothing by itself: the complement carries the unit
     pred_keys = _keys(pred_tok) if pred_tok is not None and _is_content(pred_tok) else ()
     # the question is not parsed (one parse per unit would double the cost); its normalised words match the
@@ -439,7 +453,139 @@ def read_unit(*, answer: str, question: str, sentence: str, predicate: str | Non
         ans_named=ans_named,
         agent_name_keys=_agent_name_keys(ans, pred_tok) if ans_in_sent and pred_keys else frozenset(),
         pred_is_verb=pred_tok is not None and pred_tok.doc is sent_doc and pred_tok.pos_ == "VERB",
+        **_role_of(ans, pred_tok, sent_doc) if ans_in_sent else {},
+        gender_keys=next((k for t in content for k in [_keys(t)] if _gendered(k)), ()),
     )
+
+
+def _predicate_token(predicate: str | None, sent_doc: "Doc") -> "Token | None":
+    from factgrain.agent.reader import parse
+
+    if not (predicate and predicate.split()):
+        return None
+    word = predicate.split()[0].lower()
+    tok = next((t for t in sent_doc if t.lower_ == word), None)
+    if tok is None:
+        p = parse(predicate)
+        tok = p[0] if len(p) else None
+    return tok
+
+
+# approximation words before a number ("around 400,000", "about 40"): left out of the answer's words
+_APPROX_WORDS = frozenset({"about", "around", "approximately", "roughly", "circa", "some", "nearly", "almost"})
+
+
+def _approx_word(t: "Token") -> bool:
+    if t.lower_ not in _APPROX_WORDS:
+        return False
+    nxt = t.doc[t.i + 1] if t.i + 1 < len(t.doc) else None
+    return (t.head.like_num or (nxt is not None and (nxt.like_num or nxt.lower_ in _UNIT_ALIASES))) and t.head.i != t.i
+
+
+#: person nouns that say nothing of who the person is: also found as the predicate's agent noun
+_NEUTRAL_PERSON = frozenset({"people", "person", "persons", "someone", "somebody", "individual", "individuals"})
+
+
+@lru_cache(maxsize=1)
+def _neutral_person() -> frozenset[str]:
+    return frozenset(_lf._norm_token(w) for w in _NEUTRAL_PERSON)
+
+
+_AGENT_SUFFIXES = ("er", "or", "ar", "ant", "ent", "ist", "ee")
+
+
+def _agent_noun_key(pred_key: str) -> str:
+    return "<AGENT:{}>".format(pred_key[:5])
+
+
+def _agent_noun_keys(tok: "Token") -> tuple[str, ...]:
+    """A reference noun that names the doer of a verb ("visitors", "voters", "residents"): a key
+    its verb's :func:`_agent_noun_key` matches (the first five letters, or fewer for a short verb)."""
+    if tok.pos_ != "NOUN":
+        return ()
+    lemma = _lf._norm_token(tok.lemma_.lower())
+    for suf in _AGENT_SUFFIXES:
+        if lemma.endswith(suf) and len(lemma) - len(suf) >= 3:
+            stem = lemma[: len(lemma) - len(suf)]
+            out = {_agent_noun_key(lemma[:5])}
+            if len(stem) < 5:  # vote / voter, sing / singer, run / runner
+                out |= {_agent_noun_key(stem), _agent_noun_key(stem + "e")}
+                if len(stem) >= 4 and stem[-1] == stem[-2]:
+                    out.add(_agent_noun_key(stem[:-1]))
+            return tuple(sorted(out))
+    return ()
+
+
+def _definite(tok: "Token") -> bool:
+    return any((c.dep_ == "det" and c.lower_ == "the") or c.dep_ == "poss" for c in tok.children)
+
+
+def _role_of(ans: "Span | Doc", pred: "Token | None", sent_doc: "Doc") -> dict:
+    """Whether the unit says a named answer holds a definite role ("Helen Park is the museum's director",
+    "the director, Helen Park"): the role noun's keys and the answer's name keys."""
+    names = frozenset(k for t in ans if t.pos_ == "PROPN" for k in _keys(t))
+    if not names or pred is None or pred.doc is not sent_doc:
+        return {}
+    in_ans = {t.i for t in ans}
+    role = None
+    if pred.pos_ == "AUX" or pred.lemma_ == "be":
+        subj = next((c for c in pred.children if c.dep_ == "nsubj"), None)
+        attr = next((c for c in pred.children if c.dep_ == "attr"), None)
+        if subj is not None and attr is not None:
+            if subj.i in in_ans and attr.i not in in_ans:
+                role = attr
+            elif attr.i in in_ans and subj.i not in in_ans:
+                role = subj
+    elif pred.pos_ == "NOUN" and pred.i not in in_ans:
+        holder = _role_holders(pred)
+        if holder and any(t.i in in_ans for t in holder):
+            role = pred
+    if role is None or role.pos_ != "NOUN" or not _definite(role) or not _is_content(role):
+        return {}
+    return {"role_keys": _keys(role), "role_name_keys": names}
+
+
+def _role_holders(role: "Token") -> list["Token"]:
+    """The tokens that name who holds a role noun in its sentence: its apposition ("the director, Tom
+    Reed"), the phrase it is in apposition to ("Tom Reed, the director"), the other side of a copula
+    ("the director is Tom Reed", "Tom Reed is the director"), the name it is a title of ("Director Tom Reed")."""
+    out: list["Token"] = []
+    for c in role.children:
+        if c.dep_ == "appos":
+            out.extend(c.subtree)
+    head = role.head
+    if head.i != role.i:
+        skip = {t.i for t in role.subtree}
+        if role.dep_ in ("appos", "compound") and head.pos_ == "PROPN":
+            out.extend(t for t in head.subtree if t.i not in skip)
+        elif role.dep_ in ("attr", "nsubj") and (head.pos_ == "AUX" or head.lemma_ == "be"):
+            other = "nsubj" if role.dep_ == "attr" else "attr"
+            for c in head.children:
+                if c.dep_ == other:
+                    out.extend(c.subtree)
+    return [t for t in out if t.pos_ == "PROPN"]
+
+
+# Gendered person nouns that a sentence swaps ("two women" for "two men"): symmetric; lemmas.
+_GENDER_PAIRS = (
+    ("man", "woman"), ("boy", "girl"), ("son", "daughter"), ("brother", "sister"), ("husband", "wife"),
+    ("father", "mother"), ("king", "queen"), ("uncle", "aunt"), ("nephew", "niece"), ("prince", "princess"),
+    ("grandfather", "grandmother"), ("grandson", "granddaughter"), ("boyfriend", "girlfriend"),
+    ("gentleman", "lady"), ("actor", "actress"), ("widower", "widow"), ("male", "female"),
+)
+
+
+@lru_cache(maxsize=1)
+def _gender_opposites() -> dict[str, str]:
+    out = {}
+    for a, b in _GENDER_PAIRS:
+        a, b = _lf._norm_token(a), _lf._norm_token(b)
+        out[a], out[b] = b, a
+    return out
+
+
+def _gendered(keys: tuple[str, ...]) -> bool:
+    return bool(keys) and keys[0] in _gender_opposites()
 
 
 _AGENT_ENTS = frozenset({"PERSON", "ORG"})
@@ -544,6 +690,50 @@ def _other_agent(unit: UnitReading, ref: RefStructure) -> bool:
         if names and not names & unit.agent_name_keys:
             return True
     return False
+
+
+def _role_clash(unit: UnitReading, ref: RefStructure) -> bool:
+    """The reference gives the unit's definite role to another named holder ("the museum's director, Tom
+    Reed" against "Helen Park is the museum's director"), never to the answer, and never puts the
+    answer's name within two dependency edges of the role."""
+    if not unit.role_keys or not unit.role_name_keys:
+        return False
+    other = False
+    for j, tok in enumerate(ref.tokens):
+        if not _hit(unit.role_keys[:1], frozenset(ref.tok_keys[j])):
+            continue
+        names = frozenset(k for t in _role_holders(tok) for k in _keys(t))
+        if names & unit.role_name_keys:
+            return False
+        for toks in (ref.sent_tokens[ref.tok_sent[j]],) if ref.tok_sent[j] >= 0 else ():
+            if any(_tree_distance(ref.tokens[i], tok, 2) <= 2 for i in toks
+                   if ref.tokens[i].pos_ == "PROPN" and _hit(tuple(unit.role_name_keys), frozenset(ref.tok_keys[i]))):
+                return False
+        other = other or bool(names)
+    return other
+
+
+def _person_swap(unit: UnitReading, ref: RefStructure) -> bool:
+    """The answer's gendered person noun is never related to the predicate's lemma in the reference, and
+    its opposite is ("arrested two women" against "arrested two men"), within three dependency edges."""
+    if not unit.gender_keys or not unit.pred_keys:
+        return False
+    opposite = (_gender_opposites()[unit.gender_keys[0]],)
+    pred_prefix = frozenset(k[:5] for k in unit.pred_keys if len(k) >= 5)
+    swapped = False
+    for toks in ref.sent_tokens:
+        preds = [ref.tokens[j] for j in toks if _hit(unit.pred_keys, frozenset(ref.tok_keys[j]))
+                 or any(k[:5] in pred_prefix for k in ref.tok_keys[j] if len(k) >= 5)]
+        if not preds:
+            continue
+        for j in toks:
+            keys = frozenset(ref.tok_keys[j])
+            own, opp = _hit(unit.gender_keys, keys), _hit(opposite, keys)
+            if (own or opp) and any(_tree_distance(ref.tokens[j], p, 3) <= 3 for p in preds):
+                if own:
+                    return False
+                swapped = True
+    return swapped
 
 
 def _hit(keys: tuple[str, ...], pool: frozenset[str]) -> bool:
@@ -677,6 +867,8 @@ def _structure(unit: UnitReading, ref: RefStructure) -> tuple[dict[str, float], 
                                 default=cov_ref) if n_ans else 1.0,
         "agent_clash": float(bool(unit.agent_name_keys) and not linked_sents and _other_agent(unit, ref)),
         "antonym_clash": float(unit.pred_is_verb and bool(n_ans) and not linked_sents and _opposite_linked(unit, ref)),
+        "role_clash": float(_role_clash(unit, ref)),
+        "person_swap": float(_person_swap(unit, ref)),
     }, support
 
 
