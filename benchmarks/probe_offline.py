@@ -1,11 +1,12 @@
 """Behavioural probes of the offline check: does it catch the usual kinds of unsupported sentence?
 
-``benchmarks/data/probes.jsonl`` holds 53 one-sentence texts written for this script (not taken from
-any dataset) against six short made-up references: faithful restatements, and sentences with one
+``benchmarks/data/probes.jsonl`` holds 60 one-sentence texts written for this script (not taken from
+any dataset) against seven short made-up references: faithful restatements, and sentences with one
 error each of a common kind - a wrong date, place, number or entity (a role given to the wrong person,
 "women" for "men"), a flipped negation, an antonym ("rose" for "fell"), a detail the reference does not
-have, a paraphrase that should still pass ("people visit" for "visitors"). The last 11 (round 8) repeat
-the kinds of the earlier failures with other words, to check that the fixes were not fitted to them. A
+have, a paraphrase that should still pass ("people visit" for "visitors"). Eleven (round 8) repeat
+the kinds of the earlier failures with other words, to check that the fixes were not fitted to them;
+the last seven (session 19) test another count or birthplace in a slot, and a denial near the answer. A
 probe passes when the report's label (supported only if every scored unit is) is the expected one.
 
 Run: ``python benchmarks/probe_offline.py [--method qasem|triqua] [--show-failures]``. Prints the

@@ -69,7 +69,7 @@ SELECTION_LAMBDA = 30.0
 MIN_GAIN = 0.0003
 #: explicit contradictions, applied as caps rather than fitted (see LexicalModel)
 VETOES = ("ans_doubted", "date_clash", "vote_clash", "qty_unit_clash", "polarity_clash", "agent_clash", "antonym_clash",
-          "role_clash", "person_swap")
+          "role_clash", "person_swap", "slot_clash")
 #: the direction a feature can only push support in (the ``monotone`` procedure holds the fitted
 #: coefficients to it): more of the unit found in the reference never means less support, a clash,
 #: an absent name or a negation the other side lacks never means more. Features left out (answer

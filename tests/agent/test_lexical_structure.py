@@ -335,3 +335,17 @@ def test_a_neutral_person_noun_is_found_as_the_predicates_agent_noun_and_around_
     assert got["lem_ans_cov_sent"] == 1.0
     wrong = structure("who runs?", "around 90,000 people", "Around 90,000 people ran the marathon.", ref, "ran")
     assert wrong["lem_ans_cov_sent"] == 0.5 and wrong["qty_clash"] == 1.0
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Restarting the modem also updates its software.", "unsupported"),
+    ("Restarting the modem does not update its software.", "supported"),
+])
+def test_polarity_is_read_on_the_occurrence_nearest_the_answer(text, expected):
+    # the noun "updates" two clauses away is not negated; the verb that governs "its software" is
+    import factgrain
+
+    reference = "Restarting the modem does not update the software; updates are installed from the app."
+    report = factgrain.check(text, reference, verifier="lexical", span_mode="parse")
+    software = [r for r in report.results if r.unit.answer == "its software"]
+    assert software and all(r.status == expected for r in software), [(r.unit.question, r.status) for r in report.results]

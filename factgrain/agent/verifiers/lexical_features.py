@@ -358,6 +358,9 @@ def lexical_features(
     unit = read_unit(answer=answer, question=question, sentence=sentence, predicate=predicate)
     structural, support = _structure(unit, read_reference(reference))
     values.update(structural)
+    from factgrain.agent.verifiers.slot_clash import slot_clash
+
+    values["slot_clash"] = float(slot_clash(answer=answer, sentence=sentence, predicate=predicate, reference=reference))
     values = {k2: float(v) if math.isfinite(v) else 0.0 for k2, v in values.items()}
     support_window = Window(start=support[0], end=support[1], text=reference[support[0]:support[1]]) if support else None
     return Features(values=values, best_window=windows[0] if windows else None, windows=windows,

@@ -58,6 +58,7 @@ STRUCTURE_FEATURES: tuple[str, ...] = (
     # round 8
     "role_clash",  # "X is the R": the reference gives the definite role R to another named holder, never to X
     "person_swap",  # the answer's gendered person noun ("two women") where the reference relates the opposite one
+    "slot_clash",  # the reference fills the answer's slot with another count or birthplace (slot_clash.py)
 )
 
 from factgrain.agent.verifiers import lexical_tokens as _lf
@@ -794,7 +795,11 @@ def _structure(unit: UnitReading, ref: RefStructure) -> tuple[dict[str, float], 
                                       for k in ref.tok_keys[j])
                     linked_cov = max(linked_cov, sum(_hit(k, close) for k in unit.ans_keys) / n_ans)
                     linked_sents.add(i)
-                    if any(_negated(p) == unit.negated for p in near):
+                    # the polarity of the occurrence closest to the answer: in "does not update the
+                    # firmware; updates are installed ..." the noun three edges away says nothing of it
+                    dist = {p.i: min(_tree_distance(a, p, 3) for a in args) for p in near}
+                    closest = min(dist.values())
+                    if any(_negated(p) == unit.negated for p in near if dist[p.i] == closest):
                         same_polarity.add(i)
                     if not head_linked and unit.head_keys:
                         heads = [ref.tokens[j] for j in toks if _hit(unit.head_keys, frozenset(ref.tok_keys[j]))]
