@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from factgrain.errors import ConfigurationError, FactgrainError
 
 if TYPE_CHECKING:  # the task layer (pydantic schemas, the agent) loads when a run starts, not with the CLI
-    from factgrain.evals.tasks.base import EvalSettings, Job, Task
+    from factgrain.evals.tasks.base import EvalContext, EvalSettings, Job, Task
 
 Write = Callable[[dict[str, Any]], None]
 Advance = Callable[..., None]
