@@ -1198,3 +1198,15 @@ def test_built_things_are_what_and_architects_who():
 def test_side_effects_and_structures_are_no_events():
     assert qas("No side effects were reported.") == [("reported", "what was reported?", "No side effects")]
     assert all(p != "structure" for p, _, _ in qas("It was the tallest structure in the city."))
+
+
+# -- eighth round: generative-search answers and biographies (sentences written for these tests) ----
+
+def test_an_answer_does_not_break_off_inside_brackets():
+    got = qas("Mary Okafor (born 3 June 1958) is a Nigerian chemist who discovered a new catalyst.")
+    assert ("discovered", "who discovered something?", "Mary Okafor") in got, got
+    assert all("(" not in a for _, _, a in got), got
+    got = qas("Henrik Dahl (1911-1987) was a Danish composer who wrote four operas.")
+    assert ("wrote", "who wrote something?", "Henrik Dahl") in got, got
+    got = qas("The bridge is about 3 kilometers long, according to a 2019 report [4].")
+    assert all("[" not in a for _, _, a in got), got

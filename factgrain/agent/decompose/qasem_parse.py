@@ -187,7 +187,30 @@ def _edges(tokens: list["Token"]) -> tuple[int, int] | None:
         toks.pop()
     if not toks:
         return None
-    return toks[0].i, toks[-1].i
+    end = _before_open_bracket(toks)
+    return toks[0].i, end if end is not None else toks[-1].i
+
+
+_CLOSERS = {"(": ")", "[": "]"}
+
+
+def _before_open_bracket(toks: list["Token"]) -> int | None:
+    """The last index before a bracket that opens inside ``toks`` and is not closed in it, or None
+    when every bracket closes: an answer does not break off inside one ('Jane Wanjiru (born 12
+    March 1961) is ...', whose closing bracket the parser hangs elsewhere, gave 'Jane Wanjiru (born
+    12 March 1961'; 'a 2012 survey [1]' gave 'a 2012 survey [1'). What is in the brackets is an
+    aside: the answer is what comes before it."""
+    last = toks[-1].i
+    for k, t in enumerate(toks[1:], 1):
+        closer = _CLOSERS.get(t.text)
+        if closer is None:
+            continue
+        if not any(u.text == closer for u in t.doc[t.i + 1:last + 1]):
+            j = k - 1
+            while j >= 0 and _edge_junk(toks[j]):
+                j -= 1
+            return toks[j].i if j >= 0 else None
+    return None
 
 
 def _as_well_as(tok: "Token") -> bool:
