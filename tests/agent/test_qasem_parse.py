@@ -1210,3 +1210,14 @@ def test_an_answer_does_not_break_off_inside_brackets():
     assert ("wrote", "who wrote something?", "Henrik Dahl") in got, got
     got = qas("The bridge is about 3 kilometers long, according to a 2019 report [4].")
     assert all("[" not in a for _, _, a in got), got
+
+
+def test_products_common_nouns_and_users_get_the_right_wh_word():
+    got = qas("In most reviews, the Moto G5 offers a brighter screen.")
+    assert ("offers", "what offers something?", "the Moto G5") in got, got
+    got = qas("Honey lasts for years because of its low water content.")
+    assert all(not q.startswith("who") for p, q, a in got if a == "Honey"), got
+    got = qas("Users have complained that the update drains the battery.")
+    assert any(q.startswith("who has complained") and a == "Users" for _, q, a in got), got
+    got = qas("Adults should sleep at least seven hours a night.")
+    assert any(q.startswith("who should sleep") and a == "Adults" for _, q, a in got), got

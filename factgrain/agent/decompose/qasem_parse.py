@@ -70,6 +70,7 @@ founder employee employees colleague partner neighbour neighbor someone anyone e
 priest bishop nun monk imam rabbi prisoner inmate hostage witness juror widow widower veteran refugee migrant
 classmate tenant landlord landlady footballer midfielder goalkeeper captain councillor chancellor burglar thief
 relative athlete jockey chef lawmaker lawmakers
+adult adults user users individual individuals human humans infant infants toddler toddlers
 """.split())
 PERSON_SUFFIXES = ("ist", "ian", "ier", "eer")
 PERSON_PRONOUNS = frozenset("i me we us you he him she her they them who whom myself himself herself "
@@ -348,6 +349,17 @@ def _named_by_pronoun(name: "Token") -> bool:
 _MONEY_NOUNS = frozenset("dollar pound euro yen yuan rupee franc krona krone rouble ruble peso".split())
 
 
+def _model_name(head: "Token") -> bool:
+    """A name with a model number: 'the Pixel 7', 'iPhone 14', 'the Galaxy S23', 'Model 3' (a number
+    after the name's head, or a head of letters and digits). People's names carry none (a regnal
+    number is a Roman numeral)."""
+    if head.pos_ != "PROPN" or head.ent_type_ in ("PERSON", "DATE", "TIME", "CARDINAL"):
+        return False
+    if any(ch.isdigit() for ch in head.text) and any(ch.isalpha() for ch in head.text):
+        return True
+    return any(c.dep_ == "nummod" and c.i == head.i + 1 and c.text.isdigit() for c in head.children)
+
+
 def entity_wh(tok: "Token", *, acting: bool = False) -> str:
     """who / what / how much for a participant; ``acting``: it does what the verb says, so an
     organisation, a state or a named thing is a 'who' (as QA-SRL annotators ask)."""
@@ -362,6 +374,11 @@ def entity_wh(tok: "Token", *, acting: bool = False) -> str:
     if head.lemma_.lower() in STRUCTURE_NOUNS:
         return "what"  # 'the Empire State Building overtook it', 'on the Difference Engine': the recogniser
         # calls many buildings ORG, and leaves many unlabelled
+    if _model_name(head):
+        return "what"  # 'the Pixel 7 offers a better camera', 'the Galaxy S23 is ...': a product
+    if head.pos_ == "NOUN" and head.ent_type_ in ("ORG", "GPE") and head.lemma_.lower() not in PERSON_NOUNS:
+        return "what"  # 'Honey never spoils' (ORG), 'Bananas are ...' (GPE): a common noun the recogniser
+        # took for a name
     if head.pos_ == "PROPN" and not head.ent_type_ and head.text[:1].isupper() and head.i > 0:
         return "who"  # an unrecognised name mid-sentence is most often a person's; not 'the Difference Engine'
     if acting and (head.ent_type_ in AGENT_ENTITIES or (head.pos_ == "PROPN" and not head.ent_type_)
