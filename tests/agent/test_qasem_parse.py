@@ -1221,3 +1221,11 @@ def test_products_common_nouns_and_users_get_the_right_wh_word():
     assert any(q.startswith("who has complained") and a == "Users" for _, q, a in got), got
     got = qas("Adults should sleep at least seven hours a night.")
     assert any(q.startswith("who should sleep") and a == "Adults" for _, q, a in got), got
+
+
+def test_a_verb_of_moving_after_born_stays_active():
+    got = qas("He was born in Porto to a family of fishermen and moved to Lisbon at the age of 20.")
+    assert ("moved", "who moved?", "He") in got, got
+    assert ("moved", "where did someone move?", "to Lisbon") in got, got
+    got = qas("She was born in Cali and emigrated to Canada in 1981.")
+    assert ("emigrated", "who emigrated?", "She") in got, got

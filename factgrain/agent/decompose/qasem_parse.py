@@ -87,7 +87,8 @@ NOT_PEOPLE_ER = frozenset("computer water number paper power order center centre
 # Verbs whose noun takes its 'of' argument as the one who does it ('the death of a man' -> the man died).
 INTRANSITIVE = frozenset("die arrive fall rise grow appear exist happen occur live work slump explode end "
                          "begin start emerge collapse decline fail succeed survive return depart retire "
-                         "resign disappear sleep come go compete respond react".split())
+                         "resign disappear sleep come go compete respond react move emigrate immigrate migrate "
+                         "relocate graduate".split())
 # Nouns that are verbs too but hardly ever name an event in this kind of text.
 NOT_EVENTS = frozenset("""
 man woman people name number part side place way time year day week month world city country state
