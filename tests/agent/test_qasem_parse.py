@@ -1229,3 +1229,12 @@ def test_a_verb_of_moving_after_born_stays_active():
     assert ("moved", "where did someone move?", "to Lisbon") in got, got
     got = qas("She was born in Cali and emigrated to Canada in 1981.")
     assert ("emigrated", "who emigrated?", "She") in got, got
+
+
+def test_things_and_measures_spelled_as_verbs_are_no_events():
+    got = qas("The new phone has a bigger battery and a faster processor.")
+    assert all(p != "battery" for p, _, _ in got), got
+    got = qas("You can lower your water bill by fixing leaks and checking your credit score.")
+    assert all(p not in ("bill", "score") for p, _, _ in got), got
+    got = qas("He was the lead singer of the rock band and shaped its style.")
+    assert all(p not in ("band", "style") for p, _, _ in got), got

@@ -104,7 +104,11 @@ smoke slit service printing sleep life addition award
 total amount bulk majority handful variety range plenty bit
 situation stance figure field bag box label mask fuel program programme permit round ward visa land
 slew spate wave raft flurry barrage litany torrent piece cap bottle background phrase storm account administration
-""".split())  # the last line: nouns of quantity ('a total of 22 members', 'the bulk of their rents'), a closed class
+battery bill trail glass fee cycle style band result weight shape content company champion average score hurdle
+population
+""".split())  # 'total ... bit' and 'slew ... piece': nouns of quantity ('a total of 22 members', 'the bulk of
+# their rents'), a closed class; 'battery ... population': things and measures that answers and biographies
+# use far more than the verbs ('a larger battery', 'your electricity bill', 'a credit score', 'the rock band')
 # Agent nouns that name an occupation rather than someone doing the verb.
 OCCUPATIONS = frozenset("actor actress painter sculptor author doctor officer senator governor mayor "
                         "professor minister member editor counselor counsellor architect surgeon midwife "
