@@ -1238,3 +1238,16 @@ def test_things_and_measures_spelled_as_verbs_are_no_events():
     assert all(p not in ("bill", "score") for p, _, _ in got), got
     got = qas("He was the lead singer of the rock band and shaped its style.")
     assert all(p not in ("band", "style") for p, _, _ in got), got
+
+
+def test_the_way_or_time_of_an_infinitive_is_no_doer():
+    got = qas("There are several ways to lower your heating costs.")
+    assert ("lower", "how did something lower something?", "several ways") in got, got
+    assert all(not (p == "lower" and q.startswith("what lowered")) for p, q, _ in got), got
+    got = qas("The best time to visit Peru is in May.")
+    assert any(p == "visit" and q.startswith("when") and a == "The best time" for p, q, a in got), got
+    got = qas("The first step is to soak the beans overnight.")
+    assert all(a != "The first step" for p, _, a in got if p == "soak"), got
+    # a person still does what the infinitive says
+    got = qas("She was the first woman to climb the mountain.")
+    assert ("climb", "who climbed something?", "She") in got, got

@@ -774,6 +774,31 @@ class Arg:
     prep: str = ""     # a preposition kept in the question ('what did someone contribute to?')
 
 
+# Nouns an infinitive modifies without their doing it: the way, time, place or reason of it ('several
+# ways to reduce your bill', 'the best time to visit Japan'), or a step towards it ('the first step is
+# to preheat the oven'); a closed class. The wh-word asks the setting; None: no question.
+SETTING_NOUNS = {"way": "how", "method": "how", "means": "how", "time": "when", "moment": "when",
+                 "place": "where", "reason": "why", "step": None, "option": None, "chance": None,
+                 "opportunity": None}
+
+
+def _setting_of_infinitive(verb: "Token") -> tuple["Token", str | None] | None:
+    """The noun of :data:`SETTING_NOUNS` that a to-infinitive describes ('ways to reduce ...') or
+    is the complement of ('the first step is to preheat ...'), with its wh-word; the noun is no
+    subject of the verb."""
+    if verb.tag_ != "VB" or not any(c.dep_ == "aux" and c.lower_ == "to" for c in verb.children):
+        return None
+    noun, asked = None, False
+    if verb.dep_ in ("relcl", "acl") and verb.head.pos_ == "NOUN" and verb.head.i < verb.i \
+            and not any(c.dep_ in SUBJ for c in verb.children):
+        noun, asked = verb.head, True
+    elif verb.dep_ == "xcomp" and verb.head.lemma_ == "be":
+        noun = next((c for c in verb.head.children if c.dep_ == "nsubj" and c.i < verb.head.i), None)
+    if noun is None or noun.pos_ != "NOUN" or noun.lemma_.lower() not in SETTING_NOUNS:
+        return None
+    return noun, SETTING_NOUNS[noun.lemma_.lower()] if asked else None
+
+
 def _subject_of(verb: "Token", depth: int = 0) -> tuple["Token", tuple[int, int]] | None:
     """The subject of ``verb`` as a (head, token range), found in the parse even when the verb
     has none of its own."""
@@ -815,6 +840,8 @@ def _subject_of(verb: "Token", depth: int = 0) -> tuple["Token", tuple[int, int]
         if subj is not None and (rng := _phrase(subj)):
             return subj, rng
     dep, head = verb.dep_, verb.head
+    if _setting_of_infinitive(verb) is not None:
+        return None  # 'several ways to reduce your bill': the ways reduce nothing
     if dep == "acl" and head.dep_ == "pobj" and (found := _complex_preposition(head.head)) is not None \
             and found[0] == "why" and head.head.head.pos_ in ("VERB", "AUX"):
         return _subject_of(head.head.head, depth + 1)  # 'offered funds in order to rebuild': the city rebuilds
@@ -1196,6 +1223,9 @@ def verbal_args(verb: "Token") -> list[Arg]:
         args.append(Arg("subject", head, rng, wh))
         if antecedent is not None:
             args.append(Arg("subject", antecedent[0], antecedent[1], entity_wh(antecedent[0], acting=acting)))
+    if (setting := _setting_of_infinitive(verb)) is not None and setting[1] is not None \
+            and (rng := _phrase(setting[0], drop=(verb.dep_,))):
+        args.append(Arg("adjunct", setting[0], rng, setting[1]))  # 'the best time to visit Japan': when?
     if verb.dep_ == "relcl":
         where = next((c for c in verb.children if c.dep_ == "advmod" and c.lower_ in ("where", "when")), None)
         if where is not None and (rng := _phrase(verb.head, drop=("relcl",))):
