@@ -1937,7 +1937,13 @@ def _light_verb(noun: "Token") -> "Token | None":
     head = noun.head
     if noun.dep_ != "dobj" or head.pos_ != "VERB":
         return None
-    return head if head.lemma_.lower() in LIGHT_VERBS or _derived(noun) else None
+    if head.lemma_.lower() in LIGHT_VERBS:
+        return head
+    # any verb only when the noun has no patient of its own in its phrase: 'increase air pollution',
+    # 'stay the execution of the sentence' act on an event that others take part in
+    own_patient = any(c.dep_ == "compound" and c.i < noun.i and c.pos_ in ("NOUN", "PROPN")
+                      or c.dep_ == "prep" and c.lower_ == "of" and c.i > noun.i for c in noun.children)
+    return head if _derived(noun) and not own_patient else None
 
 
 def suffix_free_event(noun: "Token") -> bool:
