@@ -1261,3 +1261,25 @@ def test_a_verb_acting_on_an_event_with_its_own_patient_is_not_its_doer():
     # with no patient of its own, the verb's subject still takes part ('develop a resistance')
     got = qas("Some weeds develop a resistance to the herbicide.")
     assert any(p == "resistance" and a == "Some weeds" for p, _, a in got), got
+
+
+def test_an_answer_does_not_run_over_the_verbs_own_phrases():
+    # a parse like the one the small model gives 'toured the United States and Canada in late 2010
+    # on the ... tour, an amalgam of ...': the apposition hangs on the object across the verb's phrases
+    import spacy
+    from spacy.tokens import Doc
+
+    from factgrain.agent.decompose.qasem_parse import _phrase
+    vocab = spacy.blank("en").vocab
+    words = ["They", "toured", "France", "and", "Italy", "in", "2012", "on", "a", "tour", ",", "a", "series", "of", "gigs", "."]
+    heads = [1, 1, 1, 2, 2, 1, 5, 1, 9, 7, 2, 12, 2, 12, 13, 1]
+    deps = ["nsubj", "ROOT", "dobj", "cc", "conj", "prep", "pobj", "prep", "det", "pobj", "punct", "det", "appos",
+            "prep", "pobj", "punct"]
+    doc = Doc(vocab, words=words, heads=heads, deps=deps)
+    assert _phrase(doc[2], keep_appos=True) == (2, 4)  # 'France and Italy', not '... in 2012 on a tour, a series ...'
+    # a punctuation mark the parser hung elsewhere does not cut a phrase
+    words = ["It", "has", "two", "airports", ":", "Heathrow", "and", "Gatwick"]
+    heads = [1, 1, 3, 1, 1, 3, 5, 5]
+    deps = ["nsubj", "ROOT", "nummod", "dobj", "punct", "appos", "cc", "conj"]
+    doc = Doc(vocab, words=words, heads=heads, deps=deps)
+    assert _phrase(doc[3], keep_appos=True) == (2, 7)

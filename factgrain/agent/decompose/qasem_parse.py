@@ -250,11 +250,31 @@ def _phrase(head: "Token", *, drop: tuple[str, ...] = (), cut_clauses: bool = Tr
         if cut:
             at = t.left_edge.i - 1 if head.doc[t.left_edge.i - 1].text in _SET_OFF else t.left_edge.i
             stop_at = at if stop_at is None else min(stop_at, at)
-    keep = [t for t in head.subtree if stop_at is None or t.i < stop_at]
+    keep = _contiguous(head, [t for t in head.subtree if stop_at is None or t.i < stop_at])
     if head.dep_ == "appos" and 0 < head.head.i < head.i and head.doc[head.left_edge.i - 1].text not in _SET_OFF:
         # 'Sweden's former foreign minister Johan Gustafsson, who ...': the name and its title
         keep = [t for t in head.head.subtree if t.i < head.i] + keep
     return _edges(keep)
+
+
+def _contiguous(head: "Token", toks: list["Token"]) -> list["Token"]:
+    """The run of ``toks`` around ``head`` with no word of another phrase inside it: an apposition
+    the parser hangs on a noun across the verb's own phrases ('toured the United States and Canada
+    | in late 2010 on the ... tour | , an amalgam of ...') would otherwise take them into the answer.
+    A punctuation mark the parser hung elsewhere does not break the run ('airports : JFK ...')."""
+    ids = {t.i for t in toks}
+    if not ids or max(ids) - min(ids) + 1 == len(ids) or head.i not in ids:
+        return toks
+    doc = head.doc
+
+    def joined(i: int) -> bool:
+        return i in ids or (0 <= i < len(doc) and doc[i].is_punct and i - 1 in ids and i + 1 in ids)
+    lo = hi = head.i
+    while lo - 1 >= 0 and joined(lo - 1):
+        lo -= 1
+    while hi + 1 < len(doc) and joined(hi + 1):
+        hi += 1
+    return [t for t in toks if lo <= t.i <= hi]
 
 
 SCALE_WORDS = frozenset("m bn mn k tn million billion trillion".split())  # '£ 1 m', '$ 5 bn' (tokenised text)
