@@ -1237,6 +1237,8 @@ def verbal_args(verb: "Token") -> list[Arg]:
                 "it", "this", "that", "which") and head.pos_ in ("NOUN", "PROPN", "PRON", "ADJ", "DET") \
                 and not _says_as_text(head):
             wh = "who"  # only people (and bodies of people) say, believe or want: 'Many believe ...'
+        if wh == "what" and passive and verb.lower_ == "born" and head.pos_ == "PROPN":
+            wh = "who"  # 'Born in Dublin, O'Neill ...' (the recogniser's ORG): a name that was born is a person's
         antecedent = _antecedent(head)
         if antecedent is not None and head.lower_ in ("they", "them"):
             wh = entity_wh(antecedent[0], acting=acting)  # 'electric cars ... they produce': what
@@ -1343,7 +1345,7 @@ def verbal_args(verb: "Token") -> list[Arg]:
                         wh = "who"  # 'spoke with the minister', 'arrested along with several officials'
                     args.append(Arg("prep-object", pobj, rng, wh, prep=_along(c) + c.lower_))
         elif d == "advcl":
-            if _contrast_clause(c):
+            if _contrast_clause(c) or _fronted_description(c, verb):
                 continue  # 'while others believe ...': a contrast, which QA-SRL has no question for
             rng = _clause_range(c)
             mark = next((m for m in c.children if m.dep_ == "mark" and m.i < c.i), None)
@@ -1517,11 +1519,23 @@ def _clause_range(clause: "Token") -> tuple[int, int] | None:
 def _contrast_clause(clause: "Token") -> bool:
     """'While it is true that ...', '..., whereas others ...': a finite clause opened by *while* /
     *whereas* with a subject of its own contrasts two statements; it is no time of the verb
-    (*while riding bicycles*, with no subject, is)."""
+    (*while riding bicycles*, with no subject, is). A concession (*although* / *though* / *even
+    though* with a subject: 'produces 20 percent of its oxygen, although this figure is disputed')
+    is no manner of it either."""
     mark = next((c for c in clause.children if c.dep_ in ("mark", "advmod") and c.i < clause.i), None)
-    if mark is None or mark.lower_ not in ("while", "whereas", "whilst"):
+    if mark is None or mark.lower_ not in ("while", "whereas", "whilst", "although", "though"):
         return False
     return any(c.dep_ in SUBJ or c.dep_ == "expl" for c in clause.children)
+
+
+def _fronted_description(clause: "Token", verb: "Token") -> bool:
+    """A past participle clause with no subordinator fronted before the subject ('Born in Dublin,
+    O'Neill attended Trinity College', 'Founded in 1990, the firm makes shoes'): it describes the
+    subject, and is neither the manner nor the time of the main verb (its own pairs ask it)."""
+    if clause.tag_ != "VBN" or clause.i > verb.i or any(c.dep_ == "mark" for c in clause.children):
+        return False
+    subj = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+    return subj is not None and clause.right_edge.i < subj.i
 
 
 def _circumstance_clause(x: "Token", verb: "Token") -> bool:
