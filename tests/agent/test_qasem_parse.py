@@ -1293,3 +1293,12 @@ def test_a_concession_and_a_fronted_participle_are_no_manner_and_the_born_are_pe
     assert ("Born", "who was born?", "O'Brien") in got, got
     got = qas("Founded in 1921, the firm makes garden tools.")
     assert all(not a.startswith("Founded") for p, _, a in got if p == "makes"), got
+
+
+def test_a_fronted_time_does_not_reach_a_clause_inside_a_noun_phrase():
+    got = qas("In 2016, Marsh was involved in a dispute with the council about the way that the river is managed and "
+              "how the park should be protected.")
+    assert all(not (p in ("managed", "protected") and a == "In 2016") for p, _, a in got), got
+    # a clause of the main verb still gets it
+    got = qas("In California, people under 18 must wear a helmet while they ride a bike.")
+    assert any(p == "ride" and a == "In California" for p, _, a in got), got

@@ -1421,6 +1421,9 @@ def _fronted_setting(verb: "Token") -> list[Arg]:
     root = verb.sent.root
     if not any(t.i == root.i for t in verb.ancestors):
         return []
+    if any(t.i != root.i and t.pos_ in ("NOUN", "PROPN", "PRON") for t in verb.ancestors):
+        return []  # a clause inside a noun phrase ('In 2014, X took part in a debate about how the war
+        # should be portrayed'): the setting is the debate's, not the portrayal's
     out = []
     for c in root.children:
         if c.dep_ != "prep" or c.i != verb.sent.start or c.right_edge.i + 1 >= len(verb.doc) \
