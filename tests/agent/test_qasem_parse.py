@@ -1302,3 +1302,13 @@ def test_a_fronted_time_does_not_reach_a_clause_inside_a_noun_phrase():
     # a clause of the main verb still gets it
     got = qas("In California, people under 18 must wear a helmet while they ride a bike.")
     assert any(p == "ride" and a == "In California" for p, _, a in got), got
+
+
+def test_a_comparison_is_no_manner_and_matches_covers_institutions_are_no_events():
+    got = qas("Rutland is a small private institution of higher education.")
+    assert all(p != "institution" and not (p == "education" and q.startswith("how")) for p, q, _ in got), got
+    got = qas("She won her second round match against a local player.")
+    assert all(p != "match" for p, _, _ in got), got
+    # an adjective that says how the event went is still its manner
+    got = qas("A careful examination of the wreck was carried out.")
+    assert any(p == "examination" for p, _, _ in got), got

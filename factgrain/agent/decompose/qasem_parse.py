@@ -105,9 +105,9 @@ total amount bulk majority handful variety range plenty bit
 situation stance figure field bag box label mask fuel program programme permit round ward visa land
 slew spate wave raft flurry barrage litany torrent piece cap bottle background phrase storm account administration
 battery bill trail glass fee cycle style band result weight shape content company champion average score hurdle
-population
+population match cover institution shoe
 """.split())  # 'total ... bit' and 'slew ... piece': nouns of quantity ('a total of 22 members', 'the bulk of
-# their rents'), a closed class; 'battery ... population': things and measures that answers and biographies
+# their rents'), a closed class; 'battery ... shoe': things and measures that answers and biographies
 # use far more than the verbs ('a larger battery', 'your electricity bill', 'a credit score', 'the rock band')
 # Agent nouns that name an occupation rather than someone doing the verb.
 OCCUPATIONS = frozenset("actor actress painter sculptor author doctor officer senator governor mayor "
@@ -2373,7 +2373,9 @@ def manner_event_qas(noun: "Token", doc) -> list[ParsedQA]:
             or not _derived(noun) or not noun.lower_.endswith(_EVENT_SUFFIXES):
         return []
     # an adjective or a past participle; not an -ing word, which acts on the noun ('banning smoking')
-    mods = [c for c in noun.children if c.dep_ == "amod" and c.i < noun.i and (c.pos_ == "ADJ" or c.tag_ == "VBN")]
+    # nor a comparison, which sorts events rather than saying how one went ('higher education')
+    mods = [c for c in noun.children if c.dep_ == "amod" and c.i < noun.i and (c.pos_ == "ADJ" or c.tag_ == "VBN")
+            and c.tag_ not in ("JJR", "JJS")]
     if not mods or any(c.dep_ in ("poss", "prep", "compound", "relcl", "acl") for c in noun.children):
         return []
     verb = noun_verb(noun)
