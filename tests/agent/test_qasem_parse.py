@@ -1312,3 +1312,10 @@ def test_a_comparison_is_no_manner_and_matches_covers_institutions_are_no_events
     # an adjective that says how the event went is still its manner
     got = qas("A careful examination of the wreck was carried out.")
     assert any(p == "examination" for p, _, _ in got), got
+
+
+def test_a_time_or_place_stops_before_a_relative_clause_set_off_by_a_comma():
+    got = qas("Okoro began her legal career in 2001, when she was hired by a firm in Lagos.")
+    assert ("began", "when did someone begin something?", "in 2001") in got, got
+    got = qas("He was educated at the University of Ghana, where he earned a degree in law.")
+    assert ("educated", "where was someone educated?", "at the University of Ghana") in got, got

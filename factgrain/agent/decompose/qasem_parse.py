@@ -1648,11 +1648,21 @@ def _clause_read_as_pobj(pobj: "Token") -> "Token | None":
     return None
 
 
+def _before_aside_relative(prep: "Token") -> list["Token"]:
+    """A preposition's phrase up to a relative clause set off by a comma ('in 1998, when he was
+    elected to the council', 'at the University of Lagos, where she earned a degree'): the clause
+    is a statement of its own (its verb's pairs ask it), not part of the time or place."""
+    toks = list(prep.subtree)
+    cuts = [t.left_edge.i - 1 for t in toks if t.dep_ == "relcl" and t.left_edge.i > prep.i + 1
+            and prep.doc[t.left_edge.i - 1].text == ","]
+    return [t for t in toks if t.i < min(cuts)] if cuts else toks
+
+
 def _split_circumstance(prep: "Token", pobj: "Token", wh: str, verb: "Token") -> tuple[tuple[int, int] | None, list[Arg]]:
     """A time phrase with a place phrase hung on its noun ('born on January 14, 1863, in Lisbon')
     or the reverse: two circumstances of the verb, each asked with its own wh-word. A phrase of the
     same kind stays whole ('at a zoo in the city of Rabat')."""
-    full = _edges(list(prep.subtree))
+    full = _edges(_before_aside_relative(prep))
     if (clause := _clause_read_as_pobj(pobj)) is not None and full is not None:
         end = _edges([t for t in clause.subtree if not t.is_punct or t.i < clause.right_edge.i])
         return (full[0], end[1] if end else full[1]), []
