@@ -1319,3 +1319,8 @@ def test_a_time_or_place_stops_before_a_relative_clause_set_off_by_a_comma():
     assert ("began", "when did someone begin something?", "in 2001") in got, got
     got = qas("He was educated at the University of Ghana, where he earned a degree in law.")
     assert ("educated", "where was someone educated?", "at the University of Ghana") in got, got
+
+
+def test_a_role_after_as_is_no_antecedent():
+    got = qas("Besides her work as a nurse, she has written three plays.")
+    assert all(a != "a nurse" for p, _, a in got if p == "written"), got
