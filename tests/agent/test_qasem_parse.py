@@ -1324,3 +1324,5 @@ def test_a_time_or_place_stops_before_a_relative_clause_set_off_by_a_comma():
 def test_a_role_after_as_is_no_antecedent():
     got = qas("Besides her work as a nurse, she has written three plays.")
     assert all(a != "a nurse" for p, _, a in got if p == "written"), got
+    got = qas("In 2004, she was appointed head teacher of the school, a post she held until 2012.")
+    assert all(a != "head teacher" for p, _, a in got if p == "held"), got

@@ -1113,8 +1113,10 @@ def _antecedent(pronoun: "Token") -> tuple["Token", tuple[int, int]] | None:
         if tok.i >= pronoun.i:
             break
         if tok.pos_ == "NOUN" and tok.dep_ not in ("compound", "amod") and is_person(tok) \
-                and not _quoted_apart(tok, pronoun) and not (tok.dep_ == "pobj" and tok.head.lower_ == "as"):
-            # not a role ('In addition to his work as an actor, he ...': 'he' is no actor named before)
+                and not _quoted_apart(tok, pronoun) and not (tok.dep_ == "pobj" and tok.head.lower_ == "as") \
+                and tok.dep_ not in ("oprd", "attr"):
+            # not a role ('In addition to his work as an actor, he ...', 'he was appointed head coach, a
+            # position he held': 'he' is no actor or coach named before)
             rng = _phrase(tok, drop=("relcl", "acl", "prep"))
             if rng is not None:
                 return tok, rng
