@@ -1326,3 +1326,10 @@ def test_a_role_after_as_is_no_antecedent():
     assert all(a != "a nurse" for p, _, a in got if p == "written"), got
     got = qas("In 2004, she was appointed head teacher of the school, a post she held until 2012.")
     assert all(a != "head teacher" for p, _, a in got if p == "held"), got
+
+
+def test_a_passive_with_a_bare_complement_read_as_a_modifier():
+    got = qas("The record peaked at number three on the chart and was certified gold.")
+    assert ("certified", "what was certified?", "The record") in got, got
+    assert ("certified", "what was something certified?", "gold") in got, got
+    assert ("certified", "what was certified?", "gold") not in got, got

@@ -2538,6 +2538,33 @@ def _ing_modifier_qas(verb: "Token", noun: "Token", doc) -> list[ParsedQA]:
     return [ParsedQA(verb.text, "verbal", q, noun.text, verb.idx, noun.idx, "object")]
 
 
+def _passive_read_as_modifier(verb: "Token", doc) -> list[ParsedQA] | None:
+    """A passive with a bare complement that the parser read as a participle modifying it ('the
+    album ... was certified gold', 'was voted MVP': 'was' hangs on the participle as its passive
+    auxiliary, 'gold' is taken for a noun it modifies). The complement's own place in the clause
+    (a conjunct of the verb before, or a copula's complement) tells whose the passive is."""
+    noun = verb.head
+    if noun.i != verb.i + 1 or not (any(c.dep_ == "auxpass" and c.i < verb.i for c in verb.children) or (
+            noun.dep_ == "attr" and noun.head.lemma_ == "be" and noun.head.i == verb.i - 1)):
+        return None
+    if noun.dep_ == "conj" and noun.head.pos_ in ("VERB", "AUX"):
+        subj = _subject_of(noun.head)
+    elif noun.dep_ == "attr" and noun.head.lemma_ == "be":
+        subj = _subject_of(noun.head)
+    else:
+        return None
+    out = []
+    if subj is not None and subj[1] is not None:
+        wh = entity_wh(subj[0])
+        text, at = _text(doc, subj[1])
+        out.append(ParsedQA(verb.text, "verbal", f"{wh} was {verb.lower_}?", text, verb.idx, at, "subject"))
+        if (rng := _edges([t for t in noun.subtree if t.i > verb.i])) is not None:
+            text, at = _text(doc, rng)
+            ph = "someone" if wh == "who" else "something"
+            out.append(ParsedQA(verb.text, "verbal", f"what was {ph} {verb.lower_}?", text, verb.idx, at, "object"))
+    return out
+
+
 def participle_qas(verb: "Token", doc) -> list[ParsedQA]:
     """An adjectival past participle ('a controlled explosion'): what was controlled? -> explosion."""
     noun = verb.head
@@ -2547,6 +2574,8 @@ def participle_qas(verb: "Token", doc) -> list[ParsedQA]:
         return []
     if any(c.dep_ == "advmod" and c.lower_ == "so" and c.i < verb.i for c in verb.children):
         return []  # 'the so-called Trojan Horse letter': a hedge on the name, no event of calling
+    if (passive := _passive_read_as_modifier(verb, doc)) is not None:
+        return passive
     comps = [c for c in noun.children if c.dep_ == "compound" and verb.i < c.i < noun.i]
     start = comps[0].i if comps else noun.i
     end = noun.i
