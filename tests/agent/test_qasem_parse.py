@@ -1333,3 +1333,10 @@ def test_a_passive_with_a_bare_complement_read_as_a_modifier():
     assert ("certified", "what was certified?", "The record") in got, got
     assert ("certified", "what was something certified?", "gold") in got, got
     assert ("certified", "what was certified?", "gold") not in got, got
+
+
+def test_an_on_phrase_of_a_prepositional_verb_is_its_object():
+    got = qas("The cost of a room depends on the season.")
+    assert ("depends", "what does something depend on?", "the season") in got, got
+    got = qas("It takes eight minutes for light from the Sun to reach us.")
+    assert all(p != "light" for p, _, _ in got), got

@@ -105,9 +105,9 @@ total amount bulk majority handful variety range plenty bit
 situation stance figure field bag box label mask fuel program programme permit round ward visa land
 slew spate wave raft flurry barrage litany torrent piece cap bottle background phrase storm account administration
 battery bill trail glass fee cycle style band result weight shape content company champion average score hurdle
-population match cover institution shoe
+population match cover institution shoe light prospect advantage
 """.split())  # 'total ... bit' and 'slew ... piece': nouns of quantity ('a total of 22 members', 'the bulk of
-# their rents'), a closed class; 'battery ... shoe': things and measures that answers and biographies
+# their rents'), a closed class; 'battery ... advantage': things and measures that answers and biographies
 # use far more than the verbs ('a larger battery', 'your electricity bill', 'a credit score', 'the rock band')
 # Agent nouns that name an occupation rather than someone doing the verb.
 OCCUPATIONS = frozenset("actor actress painter sculptor author doctor officer senator governor mayor "
@@ -458,6 +458,12 @@ def _duration(noun: "Token") -> bool:
         c.dep_ == "nummod" or c.dep_ == "det" and c.lower_ in ("a", "an") for c in noun.children)
 
 
+# Verbs whose 'on' phrase is their object, never a time or a place ('depends on the season', 'relies on
+# the weather', 'focuses on the summer months'): a closed class of prepositional verbs.
+ON_OBJECT_VERBS = frozenset("depend rely focus concentrate insist count comment elaborate dwell "
+                            "capitalize capitalise embark".split())
+
+
 def prep_wh(prep: "Token", verb: "Token") -> str | None:
     """The wh-word of a prepositional phrase, or None when the phrase is asked with its
     preposition in the question ('what did someone contribute to?')."""
@@ -476,6 +482,8 @@ def prep_wh(prep: "Token", verb: "Token") -> str | None:
         return "how long"  # 'sentenced to three years', 'jailed to 18 months': a term, not a date
     if p in TIME_PREPS:
         return "when"
+    if p == "on" and verb.lemma_.lower() in ON_OBJECT_VERBS:
+        return None  # 'depends on the season': what does something depend on?, no time
     if pobj.dep_ == "pobj" and _is_time(pobj):
         return "when"
     if p in PLACE_PREPS and pobj.dep_ == "pobj" and _nominal_head(pobj).ent_type_ in ("PERCENT", "MONEY", "QUANTITY"):
