@@ -1340,3 +1340,10 @@ def test_an_on_phrase_of_a_prepositional_verb_is_its_object():
     assert ("depends", "what does something depend on?", "the season") in got, got
     got = qas("It takes eight minutes for light from the Sun to reach us.")
     assert all(p != "light" for p, _, _ in got), got
+
+
+def test_people_compounded_before_an_event_noun_do_it():
+    got = qas("The police investigation lasted two years.")
+    assert ("investigation", "who investigated something?", "police") in got, got
+    got = qas("According to customer reviews, the blender is loud.")
+    assert all(not (p == "reviews" and q.startswith("who was")) for p, q, _ in got), got

@@ -2086,6 +2086,12 @@ def _reported_clause(noun: "Token") -> "Token | None":
                  and any(m.dep_ == "mark" and m.lower_ == "that" for m in c.children)), None)
 
 
+def _compound_doer(comp: "Token") -> bool:
+    """A common noun for people compounded before an event noun names who does it ('user reviews',
+    'police investigation'), unless it names a tie between people ('family bonds')."""
+    return comp.lemma_.lower() not in ("family", "couple", "child", "children", "baby", "patient", "victim")
+
+
 def _compound_patient(noun: "Token") -> "Token | None":
     """'smoking bans', 'stock market slump': a common-noun compound before an event noun."""
     comps = [c for c in noun.children if c.dep_ == "compound" and c.i < noun.i and c.pos_ == "NOUN"
@@ -2204,6 +2210,11 @@ def nominal_qas(noun: "Token", doc) -> list[ParsedQA]:
                     c, rng, "adjunct")
             elif intransitive:
                 add(f"{wh} {vf.past(verb)}?", c, rng, "subject")
+            elif wh == "who" and c.tag_ in ("NN", "NNS") and c.lower_ not in PERSON_PRONOUNS \
+                    and _compound_doer(c):
+                # 'user reviews', 'customer complaints', 'student protests': people before the noun
+                # are who does it
+                add(f"who {vf.past(verb)} something?", c, rng, "subject")
             else:
                 add(f"{wh} was {vf.participle(verb)}?", c, rng, "object")
         elif c.dep_ == "prep" and c.i > noun.i and (c.lower_ in NOMINAL_PREPS and prep_wh(c, noun) not in ("when", "where")
