@@ -1347,3 +1347,8 @@ def test_people_compounded_before_an_event_noun_do_it():
     assert ("investigation", "who investigated something?", "police") in got, got
     got = qas("According to customer reviews, the blender is loud.")
     assert all(not (p == "reviews" and q.startswith("who was")) for p, q, _ in got), got
+
+
+def test_a_model_name_is_never_a_person():
+    got = qas("Based on user reviews, the Dyson V15 is considered one of the best cordless vacuums.")
+    assert any(p == "considered" and q.startswith("what is considered") and a == "the Dyson V15" for p, q, a in got), got

@@ -339,6 +339,8 @@ def is_person(tok: "Token") -> bool:
     tok = _nominal_head(tok)
     if tok.lower_ in PERSON_PRONOUNS:
         return True
+    if tok.pos_ == "PROPN" and any(ch.isdigit() for ch in tok.text) and any(ch.isalpha() for ch in tok.text):
+        return False  # 'the Dyson V15' (which the recogniser may call a PERSON): a model, no one's name
     if tok.ent_type_ in ("PERSON", "NORP") and tok.pos_ in ("PROPN", "NOUN", "ADJ"):
         return True
     if tok.pos_ == "PROPN" and tok.dep_ in SUBJ and _named_by_pronoun(tok):
