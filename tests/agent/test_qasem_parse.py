@@ -1352,3 +1352,9 @@ def test_people_compounded_before_an_event_noun_do_it():
 def test_a_model_name_is_never_a_person():
     got = qas("Based on user reviews, the Dyson V15 is considered one of the best cordless vacuums.")
     assert any(p == "considered" and q.startswith("what is considered") and a == "the Dyson V15" for p, q, a in got), got
+
+
+def test_a_dative_preposition_is_asked_with_its_preposition():
+    got = qas("The game was released in 2017 for the Nintendo Switch.")
+    assert ("released", "what was something released for?", "the Nintendo Switch") in got, got
+    assert all(not a.startswith("for ") for _, _, a in got), got

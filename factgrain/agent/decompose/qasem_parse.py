@@ -1270,7 +1270,15 @@ def verbal_args(verb: "Token") -> list[Arg]:
         args.append(Arg("object", rel_obj[0], rel_obj[1], entity_wh(rel_obj[0])))
     for c in verb.children:
         d = c.dep_
-        if d in OBJ and c.lower_ not in _REL_PRONOUNS:
+        if d == "dative" and c.pos_ == "ADP":
+            # 'released in 2017 for the Nintendo Switch', 'awarded the prize for his work': the parser's
+            # dative is a preposition's phrase, asked with the preposition (not 'what was something
+            # released? -> for the Nintendo Switch')
+            pobj = next((x for x in c.children if x.dep_ == "pobj"), None)
+            if pobj is not None and (rng := _phrase(pobj)):
+                wh = "who" if is_person(pobj) else "what"
+                args.append(Arg("prep-object", pobj, rng, wh, prep=c.lower_))
+        elif d in OBJ and c.lower_ not in _REL_PRONOUNS:
             if _glued_to_previous(c) or _fixed_object(c):
                 continue  # the 'm' of '£1m', read with the '1' before it; the 'place' of 'took place'
             rng, lifted = _lift_circumstances(c, verb)
