@@ -2007,10 +2007,10 @@ def _light_verb(noun: "Token") -> "Token | None":
         return None
     if head.lemma_.lower() in LIGHT_VERBS:
         return head
-    # any verb only when the noun has no patient of its own in its phrase: 'increase air pollution',
-    # 'stay the execution of the sentence' act on an event that others take part in
-    own_patient = any(c.dep_ == "compound" and c.i < noun.i and c.pos_ in ("NOUN", "PROPN")
-                      or c.dep_ == "prep" and c.lower_ == "of" and c.i > noun.i for c in noun.children)
+    # any verb only when the noun has no compound patient of its own: 'increase air pollution',
+    # 'featuring team competition' act on an event that others take part in (an 'of' phrase is no such
+    # sign: 'resumed the evacuation of the city' is the army's evacuation)
+    own_patient = any(c.dep_ == "compound" and c.i < noun.i and c.pos_ in ("NOUN", "PROPN") for c in noun.children)
     return head if _derived(noun) and not own_patient else None
 
 
