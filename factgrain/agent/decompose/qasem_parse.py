@@ -2576,12 +2576,9 @@ def _passive_read_as_modifier(verb: "Token", doc) -> list[ParsedQA] | None:
     if noun.i != verb.i + 1 or not (any(c.dep_ == "auxpass" and c.i < verb.i for c in verb.children) or (
             noun.dep_ == "attr" and noun.head.lemma_ == "be" and noun.head.i == verb.i - 1)):
         return None
-    if noun.dep_ == "conj" and noun.head.pos_ in ("VERB", "AUX"):
-        subj = _subject_of(noun.head)
-    elif noun.dep_ == "attr" and noun.head.lemma_ == "be":
-        subj = _subject_of(noun.head)
-    else:
+    if not (noun.dep_ == "conj" and noun.head.pos_ in ("VERB", "AUX") or noun.dep_ == "attr" and noun.head.lemma_ == "be"):
         return None
+    subj = _subject_of(noun.head)
     out = []
     if subj is not None and subj[1] is not None:
         wh = entity_wh(subj[0])
