@@ -1356,3 +1356,8 @@ def test_a_dative_preposition_is_asked_with_its_preposition():
     got = qas("The game was released in 2017 for the Nintendo Switch.")
     assert ("released", "what was something released for?", "the Nintendo Switch") in got, got
     assert all(not a.startswith("for ") for _, _, a in got), got
+
+
+def test_an_expletives_complement_keeps_its_participle_modifier():
+    got = qas("As of 2019 there is renewed interest from the council in the route.")
+    assert any(p == "renewed" and q == "what was renewed?" and a.startswith("interest") for p, q, a in got), got

@@ -2579,15 +2579,15 @@ def _passive_read_as_modifier(verb: "Token", doc) -> list[ParsedQA] | None:
     if not (noun.dep_ == "conj" and noun.head.pos_ in ("VERB", "AUX") or noun.dep_ == "attr" and noun.head.lemma_ == "be"):
         return None
     subj = _subject_of(noun.head)
-    out = []
-    if subj is not None and subj[1] is not None:
-        wh = entity_wh(subj[0])
-        text, at = _text(doc, subj[1])
-        out.append(ParsedQA(verb.text, "verbal", f"{wh} was {verb.lower_}?", text, verb.idx, at, "subject"))
-        if (rng := _edges([t for t in noun.subtree if t.i > verb.i])) is not None:
-            text, at = _text(doc, rng)
-            ph = "someone" if wh == "who" else "something"
-            out.append(ParsedQA(verb.text, "verbal", f"what was {ph} {verb.lower_}?", text, verb.idx, at, "object"))
+    if subj is None or subj[1] is None or subj[0].dep_ == "expl":
+        return None  # 'there is renewed interest from ...': a modifier after all
+    wh = entity_wh(subj[0])
+    text, at = _text(doc, subj[1])
+    out = [ParsedQA(verb.text, "verbal", f"{wh} was {verb.lower_}?", text, verb.idx, at, "subject")]
+    if (rng := _edges([t for t in noun.subtree if t.i > verb.i])) is not None:
+        text, at = _text(doc, rng)
+        ph = "someone" if wh == "who" else "something"
+        out.append(ParsedQA(verb.text, "verbal", f"what was {ph} {verb.lower_}?", text, verb.idx, at, "object"))
     return out
 
 
