@@ -1324,6 +1324,8 @@ def test_a_role_after_as_is_no_antecedent():
     assert all(a != "a nurse" for p, _, a in got if p == "written"), got
     got = qas("In 2004, she was appointed head teacher of the school, a post she held until 2012.")
     assert all(a != "head teacher" for p, _, a in got if p == "held"), got
+    got = qas("In 1995, he was appointed head coach of the national team, a position he held until 2001.")
+    assert [a for p, q, a in got if p == "held" and q.startswith("who")] == ["he"], got
 
 
 def test_a_passive_with_a_bare_complement_read_as_a_modifier():

@@ -1110,6 +1110,10 @@ def _antecedent(pronoun: "Token") -> tuple["Token", tuple[int, int]] | None:
         return root, (names[0].start, names[0].end - 1)
     if pronoun.lower_ in ("they", "them"):
         return None
+    same = ("he", "him", "his", "himself") if pronoun.lower_ in ("he", "him") else ("she", "her", "hers", "herself")
+    if any(t.lower_ in same for t in pronoun.sent if t.i < pronoun.i):
+        return None  # 'he was appointed head coach of the team, a position he held': the same 'he' as before,
+        # which names no one; not the nearest noun for people ('the team')
     for v in pronoun.head.ancestors:
         # a name the entity recogniser missed, as the subject of a clause above the pronoun:
         # 'After school, Sheehan moved to Los Angeles, where he studied'
