@@ -70,6 +70,7 @@ founder employee employees colleague partner neighbour neighbor someone anyone e
 priest bishop nun monk imam rabbi prisoner inmate hostage witness juror widow widower veteran refugee migrant
 classmate tenant landlord landlady footballer midfielder goalkeeper captain councillor chancellor burglar thief
 relative athlete jockey chef lawmaker lawmakers
+adult adults user users individual individuals human humans infant infants toddler toddlers
 """.split())
 PERSON_SUFFIXES = ("ist", "ian", "ier", "eer")
 PERSON_PRONOUNS = frozenset("i me we us you he him she her they them who whom myself himself herself "
@@ -86,7 +87,8 @@ NOT_PEOPLE_ER = frozenset("computer water number paper power order center centre
 # Verbs whose noun takes its 'of' argument as the one who does it ('the death of a man' -> the man died).
 INTRANSITIVE = frozenset("die arrive fall rise grow appear exist happen occur live work slump explode end "
                          "begin start emerge collapse decline fail succeed survive return depart retire "
-                         "resign disappear sleep come go compete respond react".split())
+                         "resign disappear sleep come go compete respond react move emigrate immigrate migrate "
+                         "relocate graduate".split())
 # Nouns that are verbs too but hardly ever name an event in this kind of text.
 NOT_EVENTS = frozenset("""
 man woman people name number part side place way time year day week month world city country state
@@ -102,7 +104,11 @@ smoke slit service printing sleep life addition award
 total amount bulk majority handful variety range plenty bit
 situation stance figure field bag box label mask fuel program programme permit round ward visa land
 slew spate wave raft flurry barrage litany torrent piece cap bottle background phrase storm account administration
-""".split())  # the last line: nouns of quantity ('a total of 22 members', 'the bulk of their rents'), a closed class
+battery bill trail glass fee cycle style band result weight shape content company champion average score hurdle
+population match cover institution shoe light prospect advantage
+""".split())  # 'total ... bit' and 'slew ... piece': nouns of quantity ('a total of 22 members', 'the bulk of
+# their rents'), a closed class; 'battery ... advantage': things and measures that answers and biographies
+# use far more than the verbs ('a larger battery', 'your electricity bill', 'a credit score', 'the rock band')
 # Agent nouns that name an occupation rather than someone doing the verb.
 OCCUPATIONS = frozenset("actor actress painter sculptor author doctor officer senator governor mayor "
                         "professor minister member editor counselor counsellor architect surgeon midwife "
@@ -187,7 +193,30 @@ def _edges(tokens: list["Token"]) -> tuple[int, int] | None:
         toks.pop()
     if not toks:
         return None
-    return toks[0].i, toks[-1].i
+    end = _before_open_bracket(toks)
+    return toks[0].i, end if end is not None else toks[-1].i
+
+
+_CLOSERS = {"(": ")", "[": "]"}
+
+
+def _before_open_bracket(toks: list["Token"]) -> int | None:
+    """The last index before a bracket that opens inside ``toks`` and is not closed in it, or None
+    when every bracket closes: an answer does not break off inside one ('Jane Wanjiru (born 12
+    March 1961) is ...', whose closing bracket the parser hangs elsewhere, gave 'Jane Wanjiru (born
+    12 March 1961'; 'a 2012 survey [1]' gave 'a 2012 survey [1'). What is in the brackets is an
+    aside: the answer is what comes before it."""
+    last = toks[-1].i
+    for k, t in enumerate(toks[1:], 1):
+        closer = _CLOSERS.get(t.text)
+        if closer is None:
+            continue
+        if not any(u.text == closer for u in t.doc[t.i + 1:last + 1]):
+            j = k - 1
+            while j >= 0 and _edge_junk(toks[j]):
+                j -= 1
+            return toks[j].i if j >= 0 else None
+    return None
 
 
 def _as_well_as(tok: "Token") -> bool:
@@ -221,11 +250,31 @@ def _phrase(head: "Token", *, drop: tuple[str, ...] = (), cut_clauses: bool = Tr
         if cut:
             at = t.left_edge.i - 1 if head.doc[t.left_edge.i - 1].text in _SET_OFF else t.left_edge.i
             stop_at = at if stop_at is None else min(stop_at, at)
-    keep = [t for t in head.subtree if stop_at is None or t.i < stop_at]
+    keep = _contiguous(head, [t for t in head.subtree if stop_at is None or t.i < stop_at])
     if head.dep_ == "appos" and 0 < head.head.i < head.i and head.doc[head.left_edge.i - 1].text not in _SET_OFF:
         # 'Sweden's former foreign minister Johan Gustafsson, who ...': the name and its title
         keep = [t for t in head.head.subtree if t.i < head.i] + keep
     return _edges(keep)
+
+
+def _contiguous(head: "Token", toks: list["Token"]) -> list["Token"]:
+    """The run of ``toks`` around ``head`` with no word of another phrase inside it: an apposition
+    the parser hangs on a noun across the verb's own phrases ('toured the United States and Canada
+    | in late 2010 on the ... tour | , an amalgam of ...') would otherwise take them into the answer.
+    A punctuation mark the parser hung elsewhere does not break the run ('airports : JFK ...')."""
+    ids = {t.i for t in toks}
+    if not ids or max(ids) - min(ids) + 1 == len(ids) or head.i not in ids:
+        return toks
+    doc = head.doc
+
+    def joined(i: int) -> bool:
+        return i in ids or (0 <= i < len(doc) and doc[i].is_punct and i - 1 in ids and i + 1 in ids)
+    lo = hi = head.i
+    while lo - 1 >= 0 and joined(lo - 1):
+        lo -= 1
+    while hi + 1 < len(doc) and joined(hi + 1):
+        hi += 1
+    return [t for t in toks if lo <= t.i <= hi]
 
 
 SCALE_WORDS = frozenset("m bn mn k tn million billion trillion".split())  # '£ 1 m', '$ 5 bn' (tokenised text)
@@ -290,6 +339,8 @@ def is_person(tok: "Token") -> bool:
     tok = _nominal_head(tok)
     if tok.lower_ in PERSON_PRONOUNS:
         return True
+    if tok.pos_ == "PROPN" and any(ch.isdigit() for ch in tok.text) and any(ch.isalpha() for ch in tok.text):
+        return False  # 'the Dyson V15' (which the recogniser may call a PERSON): a model, no one's name
     if tok.ent_type_ in ("PERSON", "NORP") and tok.pos_ in ("PROPN", "NOUN", "ADJ"):
         return True
     if tok.pos_ == "PROPN" and tok.dep_ in SUBJ and _named_by_pronoun(tok):
@@ -325,6 +376,17 @@ def _named_by_pronoun(name: "Token") -> bool:
 _MONEY_NOUNS = frozenset("dollar pound euro yen yuan rupee franc krona krone rouble ruble peso".split())
 
 
+def _model_name(head: "Token") -> bool:
+    """A name with a model number: 'the Pixel 7', 'iPhone 14', 'the Galaxy S23', 'Model 3' (a number
+    after the name's head, or a head of letters and digits). People's names carry none (a regnal
+    number is a Roman numeral)."""
+    if head.pos_ != "PROPN" or head.ent_type_ in ("PERSON", "DATE", "TIME", "CARDINAL"):
+        return False
+    if any(ch.isdigit() for ch in head.text) and any(ch.isalpha() for ch in head.text):
+        return True
+    return any(c.dep_ == "nummod" and c.i == head.i + 1 and c.text.isdigit() for c in head.children)
+
+
 def entity_wh(tok: "Token", *, acting: bool = False) -> str:
     """who / what / how much for a participant; ``acting``: it does what the verb says, so an
     organisation, a state or a named thing is a 'who' (as QA-SRL annotators ask)."""
@@ -339,6 +401,11 @@ def entity_wh(tok: "Token", *, acting: bool = False) -> str:
     if head.lemma_.lower() in STRUCTURE_NOUNS:
         return "what"  # 'the Empire State Building overtook it', 'on the Difference Engine': the recogniser
         # calls many buildings ORG, and leaves many unlabelled
+    if _model_name(head):
+        return "what"  # 'the Pixel 7 offers a better camera', 'the Galaxy S23 is ...': a product
+    if head.pos_ == "NOUN" and head.ent_type_ in ("ORG", "GPE") and head.lemma_.lower() not in PERSON_NOUNS:
+        return "what"  # 'Honey never spoils' (ORG), 'Bananas are ...' (GPE): a common noun the recogniser
+        # took for a name
     if head.pos_ == "PROPN" and not head.ent_type_ and head.text[:1].isupper() and head.i > 0:
         return "who"  # an unrecognised name mid-sentence is most often a person's; not 'the Difference Engine'
     if acting and (head.ent_type_ in AGENT_ENTITIES or (head.pos_ == "PROPN" and not head.ent_type_)
@@ -393,6 +460,12 @@ def _duration(noun: "Token") -> bool:
         c.dep_ == "nummod" or c.dep_ == "det" and c.lower_ in ("a", "an") for c in noun.children)
 
 
+# Verbs whose 'on' phrase is their object, never a time or a place ('depends on the season', 'relies on
+# the weather', 'focuses on the summer months'): a closed class of prepositional verbs.
+ON_OBJECT_VERBS = frozenset("depend rely focus concentrate insist count comment elaborate dwell "
+                            "capitalize capitalise embark".split())
+
+
 def prep_wh(prep: "Token", verb: "Token") -> str | None:
     """The wh-word of a prepositional phrase, or None when the phrase is asked with its
     preposition in the question ('what did someone contribute to?')."""
@@ -411,6 +484,8 @@ def prep_wh(prep: "Token", verb: "Token") -> str | None:
         return "how long"  # 'sentenced to three years', 'jailed to 18 months': a term, not a date
     if p in TIME_PREPS:
         return "when"
+    if p == "on" and verb.lemma_.lower() in ON_OBJECT_VERBS:
+        return None  # 'depends on the season': what does something depend on?, no time
     if pobj.dep_ == "pobj" and _is_time(pobj):
         return "when"
     if p in PLACE_PREPS and pobj.dep_ == "pobj" and _nominal_head(pobj).ent_type_ in ("PERCENT", "MONEY", "QUANTITY"):
@@ -729,6 +804,31 @@ class Arg:
     prep: str = ""     # a preposition kept in the question ('what did someone contribute to?')
 
 
+# Nouns an infinitive modifies without their doing it: the way, time, place or reason of it ('several
+# ways to reduce your bill', 'the best time to visit Japan'), or a step towards it ('the first step is
+# to preheat the oven'); a closed class. The wh-word asks the setting; None: no question.
+SETTING_NOUNS = {"way": "how", "method": "how", "means": "how", "time": "when", "moment": "when",
+                 "place": "where", "reason": "why", "step": None, "option": None, "chance": None,
+                 "opportunity": None}
+
+
+def _setting_of_infinitive(verb: "Token") -> tuple["Token", str | None] | None:
+    """The noun of :data:`SETTING_NOUNS` that a to-infinitive describes ('ways to reduce ...') or
+    is the complement of ('the first step is to preheat ...'), with its wh-word; the noun is no
+    subject of the verb."""
+    if verb.tag_ != "VB" or not any(c.dep_ == "aux" and c.lower_ == "to" for c in verb.children):
+        return None
+    noun, asked = None, False
+    if verb.dep_ in ("relcl", "acl") and verb.head.pos_ == "NOUN" and verb.head.i < verb.i \
+            and not any(c.dep_ in SUBJ for c in verb.children):
+        noun, asked = verb.head, True
+    elif verb.dep_ == "xcomp" and verb.head.lemma_ == "be":
+        noun = next((c for c in verb.head.children if c.dep_ == "nsubj" and c.i < verb.head.i), None)
+    if noun is None or noun.pos_ != "NOUN" or noun.lemma_.lower() not in SETTING_NOUNS:
+        return None
+    return noun, SETTING_NOUNS[noun.lemma_.lower()] if asked else None
+
+
 def _subject_of(verb: "Token", depth: int = 0) -> tuple["Token", tuple[int, int]] | None:
     """The subject of ``verb`` as a (head, token range), found in the parse even when the verb
     has none of its own."""
@@ -770,6 +870,8 @@ def _subject_of(verb: "Token", depth: int = 0) -> tuple["Token", tuple[int, int]
         if subj is not None and (rng := _phrase(subj)):
             return subj, rng
     dep, head = verb.dep_, verb.head
+    if _setting_of_infinitive(verb) is not None:
+        return None  # 'several ways to reduce your bill': the ways reduce nothing
     if dep == "acl" and head.dep_ == "pobj" and (found := _complex_preposition(head.head)) is not None \
             and found[0] == "why" and head.head.head.pos_ in ("VERB", "AUX"):
         return _subject_of(head.head.head, depth + 1)  # 'offered funds in order to rebuild': the city rebuilds
@@ -1008,6 +1110,10 @@ def _antecedent(pronoun: "Token") -> tuple["Token", tuple[int, int]] | None:
         return root, (names[0].start, names[0].end - 1)
     if pronoun.lower_ in ("they", "them"):
         return None
+    same = ("he", "him", "his", "himself") if pronoun.lower_ in ("he", "him") else ("she", "her", "hers", "herself")
+    if any(t.lower_ in same for t in pronoun.sent if t.i < pronoun.i):
+        return None  # 'he was appointed head coach of the team, a position he held': the same 'he' as before,
+        # which names no one; not the nearest noun for people ('the team')
     for v in pronoun.head.ancestors:
         # a name the entity recogniser missed, as the subject of a clause above the pronoun:
         # 'After school, Sheehan moved to Los Angeles, where he studied'
@@ -1021,7 +1127,10 @@ def _antecedent(pronoun: "Token") -> tuple["Token", tuple[int, int]] | None:
         if tok.i >= pronoun.i:
             break
         if tok.pos_ == "NOUN" and tok.dep_ not in ("compound", "amod") and is_person(tok) \
-                and not _quoted_apart(tok, pronoun):
+                and not _quoted_apart(tok, pronoun) and not (tok.dep_ == "pobj" and tok.head.lower_ == "as") \
+                and tok.dep_ not in ("oprd", "attr"):
+            # not a role ('In addition to his work as an actor, he ...', 'he was appointed head coach, a
+            # position he held': 'he' is no actor or coach named before)
             rng = _phrase(tok, drop=("relcl", "acl", "prep"))
             if rng is not None:
                 return tok, rng
@@ -1145,12 +1254,17 @@ def verbal_args(verb: "Token") -> list[Arg]:
                 "it", "this", "that", "which") and head.pos_ in ("NOUN", "PROPN", "PRON", "ADJ", "DET") \
                 and not _says_as_text(head):
             wh = "who"  # only people (and bodies of people) say, believe or want: 'Many believe ...'
+        if wh == "what" and passive and verb.lower_ == "born" and head.pos_ == "PROPN":
+            wh = "who"  # 'Born in Dublin, O'Neill ...' (the recogniser's ORG): a name that was born is a person's
         antecedent = _antecedent(head)
         if antecedent is not None and head.lower_ in ("they", "them"):
             wh = entity_wh(antecedent[0], acting=acting)  # 'electric cars ... they produce': what
         args.append(Arg("subject", head, rng, wh))
         if antecedent is not None:
             args.append(Arg("subject", antecedent[0], antecedent[1], entity_wh(antecedent[0], acting=acting)))
+    if (setting := _setting_of_infinitive(verb)) is not None and setting[1] is not None \
+            and (rng := _phrase(setting[0], drop=(verb.dep_,))):
+        args.append(Arg("adjunct", setting[0], rng, setting[1]))  # 'the best time to visit Japan': when?
     if verb.dep_ == "relcl":
         where = next((c for c in verb.children if c.dep_ == "advmod" and c.lower_ in ("where", "when")), None)
         if where is not None and (rng := _phrase(verb.head, drop=("relcl",))):
@@ -1160,7 +1274,15 @@ def verbal_args(verb: "Token") -> list[Arg]:
         args.append(Arg("object", rel_obj[0], rel_obj[1], entity_wh(rel_obj[0])))
     for c in verb.children:
         d = c.dep_
-        if d in OBJ and c.lower_ not in _REL_PRONOUNS:
+        if d == "dative" and c.pos_ == "ADP":
+            # 'released in 2017 for the Nintendo Switch', 'awarded the prize for his work': the parser's
+            # dative is a preposition's phrase, asked with the preposition (not 'what was something
+            # released? -> for the Nintendo Switch')
+            pobj = next((x for x in c.children if x.dep_ == "pobj"), None)
+            if pobj is not None and (rng := _phrase(pobj)):
+                wh = "who" if is_person(pobj) else "what"
+                args.append(Arg("prep-object", pobj, rng, wh, prep=c.lower_))
+        elif d in OBJ and c.lower_ not in _REL_PRONOUNS:
             if _glued_to_previous(c) or _fixed_object(c):
                 continue  # the 'm' of '£1m', read with the '1' before it; the 'place' of 'took place'
             rng, lifted = _lift_circumstances(c, verb)
@@ -1248,7 +1370,7 @@ def verbal_args(verb: "Token") -> list[Arg]:
                         wh = "who"  # 'spoke with the minister', 'arrested along with several officials'
                     args.append(Arg("prep-object", pobj, rng, wh, prep=_along(c) + c.lower_))
         elif d == "advcl":
-            if _contrast_clause(c):
+            if _contrast_clause(c) or _fronted_description(c, verb):
                 continue  # 'while others believe ...': a contrast, which QA-SRL has no question for
             rng = _clause_range(c)
             mark = next((m for m in c.children if m.dep_ == "mark" and m.i < c.i), None)
@@ -1324,6 +1446,9 @@ def _fronted_setting(verb: "Token") -> list[Arg]:
     root = verb.sent.root
     if not any(t.i == root.i for t in verb.ancestors):
         return []
+    if any(t.i != root.i and t.pos_ in ("NOUN", "PROPN", "PRON") for t in verb.ancestors):
+        return []  # a clause inside a noun phrase ('In 2014, X took part in a debate about how the war
+        # should be portrayed'): the setting is the debate's, not the portrayal's
     out = []
     for c in root.children:
         if c.dep_ != "prep" or c.i != verb.sent.start or c.right_edge.i + 1 >= len(verb.doc) \
@@ -1422,11 +1547,23 @@ def _clause_range(clause: "Token") -> tuple[int, int] | None:
 def _contrast_clause(clause: "Token") -> bool:
     """'While it is true that ...', '..., whereas others ...': a finite clause opened by *while* /
     *whereas* with a subject of its own contrasts two statements; it is no time of the verb
-    (*while riding bicycles*, with no subject, is)."""
+    (*while riding bicycles*, with no subject, is). A concession (*although* / *though* / *even
+    though* with a subject: 'produces 20 percent of its oxygen, although this figure is disputed')
+    is no manner of it either."""
     mark = next((c for c in clause.children if c.dep_ in ("mark", "advmod") and c.i < clause.i), None)
-    if mark is None or mark.lower_ not in ("while", "whereas", "whilst"):
+    if mark is None or mark.lower_ not in ("while", "whereas", "whilst", "although", "though"):
         return False
     return any(c.dep_ in SUBJ or c.dep_ == "expl" for c in clause.children)
+
+
+def _fronted_description(clause: "Token", verb: "Token") -> bool:
+    """A past participle clause with no subordinator fronted before the subject ('Born in Dublin,
+    O'Neill attended Trinity College', 'Founded in 1990, the firm makes shoes'): it describes the
+    subject, and is neither the manner nor the time of the main verb (its own pairs ask it)."""
+    if clause.tag_ != "VBN" or clause.i > verb.i or any(c.dep_ == "mark" for c in clause.children):
+        return False
+    subj = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+    return subj is not None and clause.right_edge.i < subj.i
 
 
 def _circumstance_clause(x: "Token", verb: "Token") -> bool:
@@ -1536,11 +1673,21 @@ def _clause_read_as_pobj(pobj: "Token") -> "Token | None":
     return None
 
 
+def _before_aside_relative(prep: "Token") -> list["Token"]:
+    """A preposition's phrase up to a relative clause set off by a comma ('in 1998, when he was
+    elected to the council', 'at the University of Lagos, where she earned a degree'): the clause
+    is a statement of its own (its verb's pairs ask it), not part of the time or place."""
+    toks = list(prep.subtree)
+    cuts = [t.left_edge.i - 1 for t in toks if t.dep_ == "relcl" and t.left_edge.i > prep.i + 1
+            and prep.doc[t.left_edge.i - 1].text == ","]
+    return [t for t in toks if t.i < min(cuts)] if cuts else toks
+
+
 def _split_circumstance(prep: "Token", pobj: "Token", wh: str, verb: "Token") -> tuple[tuple[int, int] | None, list[Arg]]:
     """A time phrase with a place phrase hung on its noun ('born on January 14, 1863, in Lisbon')
     or the reverse: two circumstances of the verb, each asked with its own wh-word. A phrase of the
     same kind stays whole ('at a zoo in the city of Rabat')."""
-    full = _edges(list(prep.subtree))
+    full = _edges(_before_aside_relative(prep))
     if (clause := _clause_read_as_pobj(pobj)) is not None and full is not None:
         end = _edges([t for t in clause.subtree if not t.is_punct or t.i < clause.right_edge.i])
         return (full[0], end[1] if end else full[1]), []
@@ -1862,7 +2009,13 @@ def _light_verb(noun: "Token") -> "Token | None":
     head = noun.head
     if noun.dep_ != "dobj" or head.pos_ != "VERB":
         return None
-    return head if head.lemma_.lower() in LIGHT_VERBS or _derived(noun) else None
+    if head.lemma_.lower() in LIGHT_VERBS:
+        return head
+    # any verb only when the noun has no compound patient of its own: 'increase air pollution',
+    # 'featuring team competition' act on an event that others take part in (an 'of' phrase is no such
+    # sign: 'resumed the evacuation of the city' is the army's evacuation)
+    own_patient = any(c.dep_ == "compound" and c.i < noun.i and c.pos_ in ("NOUN", "PROPN") for c in noun.children)
+    return head if _derived(noun) and not own_patient else None
 
 
 def suffix_free_event(noun: "Token") -> bool:
@@ -1945,6 +2098,12 @@ def _reported_clause(noun: "Token") -> "Token | None":
         return None
     return next((c for c in head.children if c.dep_ == "ccomp" and c.i > head.i
                  and any(m.dep_ == "mark" and m.lower_ == "that" for m in c.children)), None)
+
+
+def _compound_doer(comp: "Token") -> bool:
+    """A common noun for people compounded before an event noun names who does it ('user reviews',
+    'police investigation'), unless it names a tie between people ('family bonds')."""
+    return comp.lemma_.lower() not in ("family", "couple", "child", "children", "baby", "patient", "victim")
 
 
 def _compound_patient(noun: "Token") -> "Token | None":
@@ -2065,6 +2224,11 @@ def nominal_qas(noun: "Token", doc) -> list[ParsedQA]:
                     c, rng, "adjunct")
             elif intransitive:
                 add(f"{wh} {vf.past(verb)}?", c, rng, "subject")
+            elif wh == "who" and c.tag_ in ("NN", "NNS") and c.lower_ not in PERSON_PRONOUNS \
+                    and _compound_doer(c):
+                # 'user reviews', 'customer complaints', 'student protests': people before the noun
+                # are who does it
+                add(f"who {vf.past(verb)} something?", c, rng, "subject")
             else:
                 add(f"{wh} was {vf.participle(verb)}?", c, rng, "object")
         elif c.dep_ == "prep" and c.i > noun.i and (c.lower_ in NOMINAL_PREPS and prep_wh(c, noun) not in ("when", "where")
@@ -2255,7 +2419,9 @@ def manner_event_qas(noun: "Token", doc) -> list[ParsedQA]:
             or not _derived(noun) or not noun.lower_.endswith(_EVENT_SUFFIXES):
         return []
     # an adjective or a past participle; not an -ing word, which acts on the noun ('banning smoking')
-    mods = [c for c in noun.children if c.dep_ == "amod" and c.i < noun.i and (c.pos_ == "ADJ" or c.tag_ == "VBN")]
+    # nor a comparison, which sorts events rather than saying how one went ('higher education')
+    mods = [c for c in noun.children if c.dep_ == "amod" and c.i < noun.i and (c.pos_ == "ADJ" or c.tag_ == "VBN")
+            and c.tag_ not in ("JJR", "JJS")]
     if not mods or any(c.dep_ in ("poss", "prep", "compound", "relcl", "acl") for c in noun.children):
         return []
     verb = noun_verb(noun)
@@ -2405,6 +2571,30 @@ def _ing_modifier_qas(verb: "Token", noun: "Token", doc) -> list[ParsedQA]:
     return [ParsedQA(verb.text, "verbal", q, noun.text, verb.idx, noun.idx, "object")]
 
 
+def _passive_read_as_modifier(verb: "Token", doc) -> list[ParsedQA] | None:
+    """A passive with a bare complement that the parser read as a participle modifying it ('the
+    album ... was certified gold', 'was voted MVP': 'was' hangs on the participle as its passive
+    auxiliary, 'gold' is taken for a noun it modifies). The complement's own place in the clause
+    (a conjunct of the verb before, or a copula's complement) tells whose the passive is."""
+    noun = verb.head
+    if noun.i != verb.i + 1 or not (any(c.dep_ == "auxpass" and c.i < verb.i for c in verb.children) or (
+            noun.dep_ == "attr" and noun.head.lemma_ == "be" and noun.head.i == verb.i - 1)):
+        return None
+    if not (noun.dep_ == "conj" and noun.head.pos_ in ("VERB", "AUX") or noun.dep_ == "attr" and noun.head.lemma_ == "be"):
+        return None
+    subj = _subject_of(noun.head)
+    if subj is None or subj[1] is None or subj[0].dep_ == "expl":
+        return None  # 'there is renewed interest from ...': a modifier after all
+    wh = entity_wh(subj[0])
+    text, at = _text(doc, subj[1])
+    out = [ParsedQA(verb.text, "verbal", f"{wh} was {verb.lower_}?", text, verb.idx, at, "subject")]
+    if (rng := _edges([t for t in noun.subtree if t.i > verb.i])) is not None:
+        text, at = _text(doc, rng)
+        ph = "someone" if wh == "who" else "something"
+        out.append(ParsedQA(verb.text, "verbal", f"what was {ph} {verb.lower_}?", text, verb.idx, at, "object"))
+    return out
+
+
 def participle_qas(verb: "Token", doc) -> list[ParsedQA]:
     """An adjectival past participle ('a controlled explosion'): what was controlled? -> explosion."""
     noun = verb.head
@@ -2414,6 +2604,8 @@ def participle_qas(verb: "Token", doc) -> list[ParsedQA]:
         return []
     if any(c.dep_ == "advmod" and c.lower_ == "so" and c.i < verb.i for c in verb.children):
         return []  # 'the so-called Trojan Horse letter': a hedge on the name, no event of calling
+    if (passive := _passive_read_as_modifier(verb, doc)) is not None:
+        return passive
     comps = [c for c in noun.children if c.dep_ == "compound" and verb.i < c.i < noun.i]
     start = comps[0].i if comps else noun.i
     end = noun.i
