@@ -83,7 +83,11 @@ STRUCTURE_NOUNS = frozenset("building tower bridge stadium arena airport station
                             "engine ship dam tunnel monument statue skyscraper".split())
 NOT_PEOPLE_ER = frozenset("computer water number paper power order center centre river border letter "
                           "matter corner summer winter chapter quarter theater theatre tower career "
-                          "error floor door color colour factor sector motor mirror meter metre".split())
+                          "error floor door color colour factor sector motor mirror meter metre "
+                          # devices that WordNet lists after an old person sense ('a worker who routes
+                          # shipments'): in today's text they are machines
+                          "router printer scanner server browser adapter adaptor controller timer modem "
+                          "monitor processor toaster charger".split())
 # Verbs whose noun takes its 'of' argument as the one who does it ('the death of a man' -> the man died).
 INTRANSITIVE = frozenset("die arrive fall rise grow appear exist happen occur live work slump explode end "
                          "begin start emerge collapse decline fail succeed survive return depart retire "
@@ -100,7 +104,7 @@ career information organization organisation government center centre mind chara
 bank staple tip flower proceeding evidence course legislature podcast work emission interaction
 production performance office position opinion second view source report material interest power
 right chance opportunity ability time place part role market tower site boat circle gas age track value
-smoke slit service printing sleep life addition award
+smoke slit service printing sleep life addition award plant
 total amount bulk majority handful variety range plenty bit
 situation stance figure field bag box label mask fuel program programme permit round ward visa land
 slew spate wave raft flurry barrage litany torrent piece cap bottle background phrase storm account administration
