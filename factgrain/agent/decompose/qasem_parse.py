@@ -335,6 +335,15 @@ def _er_things() -> frozenset[str]:
     return frozenset(w for w in text.splitlines() if w and not w.startswith("#"))
 
 
+@lru_cache(maxsize=1)
+def _wordnet_people() -> frozenset[str]:
+    """Nouns whose first WordNet sense is a person (the file's header says how it was made)."""
+    from importlib import resources
+
+    text = resources.files("factgrain.agent.lexicon").joinpath("person_nouns.txt").read_text(encoding="utf-8")
+    return frozenset(w for w in text.splitlines() if w and not w.startswith("#"))
+
+
 def _thing_in_er(low: str) -> bool:
     return low in NOT_PEOPLE_ER or low in _er_things()
 
@@ -356,6 +365,11 @@ def is_person(tok: "Token") -> bool:
         return False
     if _thing_in_er(low):
         return False  # 'career', 'tower', 'sensor': spelled like agent nouns, never people
+    if low in _wordnet_people() and low not in _verb_lemmas():
+        # 'chemist', 'consul', 'critic': a person in WordNet's first sense. Not a noun spelled like a
+        # verb ('advocate', 'graduate', 'judge'): the gold reads those as events ('Advocates of smoking
+        # bans' -> what was advocated?), which the agent-noun test below decides
+        return True
     if low.endswith(PERSON_ENDINGS) or (low.endswith(PERSON_SUFFIXES) and len(low) > 5):
         return True
     # an agent noun of a verb: 'defender', 'director' (not 'tower', 'soccer', 'cancer'); the one a
@@ -1310,7 +1324,9 @@ def verbal_args(verb: "Token") -> list[Arg]:
             rng, lifted = _lift_circumstances(c, verb)  # 'became a proconsul | in Africa'
             args.extend(lifted)
             if rng:
-                args.append(Arg("object", c, rng, entity_wh(c)))
+                # a role one becomes is asked 'what', person or not (gold: 'what did someone become? ->
+                # a consul', 'Queen of Iran')
+                args.append(Arg("object", c, rng, "what"))
         elif d == "agent":
             pobj = next((x for x in c.children if x.dep_ == "pobj"), None)
             if pobj is None:
