@@ -1386,3 +1386,9 @@ def test_a_person_noun_known_to_wordnet_is_who():
 def test_a_role_one_becomes_is_asked_what():
     got = qas("He became a doctor in 1990.")
     assert ("became", "what did someone become?", "a doctor") in got, got
+
+
+def test_a_name_of_unknown_kind_takes_its_kind_from_the_complement():
+    assert qas("Python is a programming language.")[0][1] == "what is a programming language?"
+    assert qas("Zwickau is a city in Saxony.")[0][1].startswith("what is a city")
+    assert qas("Kovacs is a chemist.")[0][1] == "who is a chemist?"

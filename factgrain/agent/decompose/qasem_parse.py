@@ -1863,6 +1863,12 @@ def copular_qas(be: "Token", doc) -> list[ParsedQA]:
         return []  # 'there is ...' names no subject
     s_text, s_at = _text(doc, rng)
     wh = entity_wh(head, acting=True)
+    if wh == "who" and not is_person(head):
+        # a name of unknown kind is what its complement says it is: 'Python is a programming language',
+        # 'Zwickau is a city' (what), 'Kovacs is a chemist' (who)
+        kind = next((c for c in _complements(be) if c.dep_ == "attr" and c.pos_ == "NOUN"), None)
+        if kind is not None and not is_person(kind):
+            wh = "what"
     aux = [c.lower_ for c in be.children if c.dep_ == "aux" and c.i < be.i and c.lower_ != "to"]
     be_words = " ".join(aux + [_finite_be(be, aux)])
     out = []
