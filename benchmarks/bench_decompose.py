@@ -4,8 +4,11 @@ Decomposes the responses of ``qasem_consistency`` (dev split by default) with th
 (``qasem``) and the TriQua decomposer, sentence by sentence, and prints sentences per second; then
 runs the whole offline check (``qasem`` decomposition + the lexical verifier against each response's
 reference, as ``factgrain check`` does with no model) and prints sentences and units per second.
-The parse cache is cleared before each timed pass, so every sentence and reference is parsed afresh;
-the pipeline is loaded once before timing (its load time is printed on its own).
+Every cache (the parses, and the lexical verifier's reading of each reference) is cleared before each
+timed pass, so every sentence and reference is parsed afresh; the check is then timed once more with
+the references already read. (Until session 19 only the parse cache was cleared, so the check's best
+of several passes was this second, warm figure.) The pipeline is loaded once before timing (its load
+time is printed on its own).
 
 Run: ``python benchmarks/bench_decompose.py [--split dev] [--limit N] [--repeat 3] [--json out]``.
 Prints figures only; nothing here asserts a speed.
@@ -38,6 +41,16 @@ async def decompose_all(method: str, docs: list) -> int:
         units += len(await dec.decompose(doc))
     assert not backend.requests, "the offline path made model calls"
     return units
+
+
+def _forget_everything(reader) -> None:
+    """Clear the parse cache and the caches built on it (the lexical verifier's reading of each
+    reference), so that a pass parses and reads every text afresh."""
+    from factgrain.agent.verifiers import lexical_features, lexical_structure
+
+    reader.clear_cache()
+    lexical_features._index.cache_clear()
+    lexical_structure.read_reference.cache_clear()
 
 
 def check_all(examples: list) -> tuple[int, int]:
@@ -77,23 +90,32 @@ def main(argv: list[str] | None = None) -> None:
     for method in ("qasem", "triqua"):
         best = None
         for _ in range(max(1, args.repeat)):
-            reader.clear_cache()  # parse every sentence afresh
+            _forget_everything(reader)  # parse every sentence afresh
             t = time.perf_counter()
             units = asyncio.run(decompose_all(method, docs))
             dt = time.perf_counter() - t
             best = dt if best is None else min(best, dt)
         out[method] = {"seconds": round(best, 3), "sentences_per_s": round(sentences / best, 1),
                        "words_per_s": round(words / best), "units": units}
-    best = None
+    # cold: every text and reference parsed afresh (what one `factgrain check` per response costs);
+    # warm: the same check again in the same process, references already read (a self-critique loop
+    # re-checking drafts against the same sources). Each pass of the cold figure clears every cache.
+    best = warm = None
     for _ in range(max(1, args.repeat)):
-        reader.clear_cache()
+        _forget_everything(reader)
         t = time.perf_counter()
         units, unscored = check_all(examples)
         dt = time.perf_counter() - t
         best = dt if best is None else min(best, dt)
+        t = time.perf_counter()
+        check_all(examples)
+        dt = time.perf_counter() - t
+        warm = dt if warm is None else min(warm, dt)
     out["check"] = {"seconds": round(best, 3), "sentences_per_s": round(sentences / best, 1),
                     "units_per_s": round(units / best, 1), "units": units, "unscored": unscored,
-                    "reference_words": sum(len((ex.reference or "").split()) for ex in examples)}
+                    "reference_words": sum(len((ex.reference or "").split()) for ex in examples),
+                    "warm_seconds": round(warm, 3), "warm_sentences_per_s": round(sentences / warm, 1),
+                    "warm_units_per_s": round(units / warm, 1)}
     for method in ("qasem", "triqua"):
         f = out[method]
         print(f"{method:7s} {sentences} sentences in {f['seconds']:.2f} s: {f['sentences_per_s']:.1f} sentences/s, "
@@ -101,7 +123,9 @@ def main(argv: list[str] | None = None) -> None:
     c = out["check"]
     print(f"check   {sentences} sentences in {c['seconds']:.2f} s: {c['sentences_per_s']:.1f} sentences/s, "
           f"{c['units_per_s']:.1f} units/s ({c['units']} units verified, {c['unscored']} unscored, against "
-          f"{c['reference_words']} reference words; qasem + lexical verifier, no model call)")
+          f"{c['reference_words']} reference words parsed afresh; qasem + lexical verifier, no model call)")
+    print(f"  again, references already read: {c['warm_seconds']:.2f} s: {c['warm_sentences_per_s']:.1f} "
+          f"sentences/s, {c['warm_units_per_s']:.1f} units/s")
     print(f"pipeline {out['pipeline']} loaded in {out['pipeline_load_s']:.2f} s")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fh:
