@@ -1374,3 +1374,26 @@ def test_a_device_spelled_like_an_agent_noun_is_what():
 def test_a_plant_is_no_planting():
     got = qas("The car plant in Zwickau employs 9,000 people.")
     assert all(p != "plant" for p, _, _ in got), got
+
+
+def test_a_noun_of_change_asks_its_in_phrase_as_what_changed():
+    got = qas("Nurses have warned about a sharp rise in hospital admissions this winter.")
+    assert ("rise", "what rose?", "hospital admissions") in got, got
+    got = qas("The bakery blamed the roadworks for a fall in sales.")
+    assert ("fall", "what fell?", "sales") in got, got
+    got = qas("The charity announced a rise of 15% in donations.")
+    assert ("rise", "how much did something rise?", "15%") in got, got
+    assert all(not (p == "rise" and q == "what rose?" and a == "15%") for p, q, a in got), got
+    got = qas("Prices saw a fall in 2019.")  # a time is no thing that fell
+    assert all(p != "fall" for p, _, _ in got), got
+
+
+def test_a_verb_acting_on_an_event_is_no_doer_of_it():
+    got = qas("Detectives investigating the disappearance of a woman in Hull have searched a house.")
+    assert all(not (p == "disappearance" and a.startswith("Detectives")) for p, _, a in got), got
+    got = qas("Heavy snow caused the cancellation of the match at Hampden.")
+    assert all(not (p == "cancellation" and a == "Heavy snow") for p, _, a in got), got
+    got = qas("Campaigners have demanded an investigation into the sewage spills.")
+    assert all(not (p == "investigation" and a == "Campaigners") for p, _, a in got), got
+    got = qas("The council has launched an investigation into the sewage spills.")  # a light verb still lends it
+    assert ("investigation", "who investigated something?", "The council") in got, got

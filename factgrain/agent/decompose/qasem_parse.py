@@ -2005,6 +2005,41 @@ NOMINAL_PREPS = frozenset("for to on against from by".split())
 RECEIVING_VERBS = frozenset("receive suffer face undergo sustain get".split())
 
 
+# Nouns of a change in amount and the verb asked of what changes ('a rise in measles cases' -> what
+# rose?, 'cuts in funding' -> what was cut?): their 'in' phrase is what changes, not a place.
+CHANGE_NOUNS = {"rise": "rise", "fall": "fall", "increase": "increase", "decrease": "decrease",
+                "decline": "decline", "drop": "drop", "growth": "grow", "surge": "surge", "jump": "jump",
+                "slump": "slump", "dip": "dip", "reduction": "reduce", "cut": "cut", "spike": "spike"}
+# Verbs of changing amount that are asked without an object ('what increased?'), as QANom asks them.
+_CHANGE_INTRANSITIVE = frozenset("rise fall increase decrease decline drop grow surge jump slump dip spike".split())
+
+
+def _change_in(noun: "Token") -> "Token | None":
+    """The object of the 'in' phrase of a noun of change ('a rise in admissions', 'a sharp fall in
+    profits'): what rose or fell; not a time or a place ('a fall in 2019', 'a rise in London')."""
+    if noun.lemma_.lower() not in CHANGE_NOUNS or noun.tag_ not in ("NN", "NNS"):
+        return None
+    # 'a rise of 15% in donations': the parser hangs the 'in' phrase on the amount
+    amounts = [x for c in noun.children if c.dep_ == "prep" and c.lower_ == "of"
+               for x in c.children if x.dep_ == "pobj" and _nominal_head(x).ent_type_ in ("PERCENT", "MONEY", "QUANTITY")]
+    for c in [*noun.children, *(y for a in amounts for y in a.children)]:
+        if c.dep_ == "prep" and c.lower_ == "in" and c.i > noun.i:
+            pobj = next((x for x in c.children if x.dep_ == "pobj"), None)
+            if pobj is not None and not _is_time(pobj) and not _is_place(pobj):
+                return pobj
+    return None
+
+
+# Verbs that act on an event their object names without taking part in it ('investigating the
+# death', 'forced the evacuation', 'caused the cancellation', 'demanded an inquiry', 'criticised the
+# handling'): their subject is no doer of the event.
+EVENT_ACTING_VERBS = frozenset("""
+cause force prompt trigger spark provoke follow precede criticise criticize condemn investigate probe
+examine review demand oppose welcome block prevent stop halt delay postpone cancel bar ban kill end
+blame protest mark witness report expect predict fear order approve reject allow permit call urge
+""".split())
+
+
 def _light_verb(noun: "Token") -> "Token | None":
     """The verb whose subject takes part in the event its object noun names: a light verb ('offer
     support', 'suffered an injury'), or any verb when the object is a nominalization in the
@@ -2019,6 +2054,8 @@ def _light_verb(noun: "Token") -> "Token | None":
     # 'featuring team competition' act on an event that others take part in (an 'of' phrase is no such
     # sign: 'resumed the evacuation of the city' is the army's evacuation)
     own_patient = any(c.dep_ == "compound" and c.i < noun.i and c.pos_ in ("NOUN", "PROPN") for c in noun.children)
+    if head.lemma_.lower() in EVENT_ACTING_VERBS:
+        return None
     return head if _derived(noun) and not own_patient else None
 
 
@@ -2033,7 +2070,7 @@ def suffix_free_event(noun: "Token") -> bool:
                                      or c.i > noun.i and _inquiry_into(c)) for c in noun.children) \
         or _light_verb(noun) is not None or _compound_patient(noun) is not None or _reported_clause(noun) is not None \
         or noun.tag_ == "NNS" and _plural_event(noun) or _doer_phrase(noun) is not None or _owned_happening(noun) \
-        or _partner_phrase(noun) is not None
+        or _partner_phrase(noun) is not None or _change_in(noun) is not None
 
 
 def _partner_phrase(noun: "Token") -> "Token | None":
@@ -2198,8 +2235,27 @@ def nominal_qas(noun: "Token", doc) -> list[ParsedQA]:
             else:
                 add(f"{wh} {vf.past(verb)}?" if intransitive else f"{wh} {vf.past(verb)} something?", subj[0], subj[1],
                     "subject")
+    changed = _change_in(noun)
+    if changed is not None:
+        # 'announced a rise in donations': the subject does not rise; what changes is in the 'in' phrase
+        out.clear()
+        if changed.head.head.i != noun.i:  # hung on the amount ('a rise of 15% in donations')
+            add(f"{entity_wh(changed)} {vf.past(verb)}?" if verb in _CHANGE_INTRANSITIVE else
+                f"{entity_wh(changed)} was {vf.participle(verb)}?", changed, _phrase(changed), "subject")
     for c in noun.children:
-        if c.dep_ == "prep" and c.lower_ == "of":
+        if changed is not None and changed.head.i == c.i:
+            # 'a rise in measles cases': what rose? -> measles cases; 'cuts in funding': what was cut?
+            if verb in _CHANGE_INTRANSITIVE:
+                add(f"{entity_wh(changed)} {vf.past(verb)}?", changed, _phrase(changed), "subject")
+            else:
+                add(f"{entity_wh(changed)} was {vf.participle(verb)}?", changed, _phrase(changed), "object")
+        elif c.dep_ == "prep" and c.lower_ == "of" and noun.lemma_.lower() in CHANGE_NOUNS and (
+                pobj := next((x for x in c.children if x.dep_ == "pobj"), None)) is not None \
+                and _nominal_head(pobj).ent_type_ in ("PERCENT", "MONEY", "QUANTITY"):
+            # 'a rise of 20%': how much did something rise?, not what rose
+            add(f"how much did something {verb}?" if verb in _CHANGE_INTRANSITIVE else
+                f"how much was something {vf.participle(verb)}?", pobj, _phrase(pobj, drop=("prep",)), "adjunct")
+        elif c.dep_ == "prep" and c.lower_ == "of":
             pobj = next((x for x in c.children if x.dep_ == "pobj"), None)
             if pobj is None:
                 continue
