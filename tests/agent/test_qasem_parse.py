@@ -1397,3 +1397,17 @@ def test_a_verb_acting_on_an_event_is_no_doer_of_it():
     assert all(not (p == "investigation" and a == "Campaigners") for p, _, a in got), got
     got = qas("The council has launched an investigation into the sewage spills.")  # a light verb still lends it
     assert ("investigation", "who investigated something?", "The council") in got, got
+
+
+def test_an_on_against_or_over_phrase_makes_a_noun_spelled_like_its_verb_an_event():
+    got = qas("A man has been jailed for an attack on a taxi driver in Hull.")
+    assert ("attack", "who was attacked?", "a taxi driver in Hull") in got, got
+    got = qas("Parents have joined a protest against the closure of the school.")
+    assert ("protest", "what did something protest against?", "the closure of the school") in got, got
+    got = qas("The match was delayed by a row over the pitch.")
+    assert ("row", "what did something row over?", "the pitch") in got, got
+    got = qas("Scotland suffered a heavy defeat against Ireland in Dublin.")
+    assert ("defeat", "what defeated someone?", "Ireland") in got or ("defeat", "who defeated someone?", "Ireland") in got, got
+    assert all(not (p == "defeat" and q.endswith("was defeated?") and a.startswith("Ireland")) for p, q, a in got), got
+    got = qas("The team celebrated a win over the weekend.")  # a time is no target
+    assert all(not (p == "win" and "weekend" in a) for p, _, a in got), got

@@ -2070,7 +2070,33 @@ def suffix_free_event(noun: "Token") -> bool:
                                      or c.i > noun.i and _inquiry_into(c)) for c in noun.children) \
         or _light_verb(noun) is not None or _compound_patient(noun) is not None or _reported_clause(noun) is not None \
         or noun.tag_ == "NNS" and _plural_event(noun) or _doer_phrase(noun) is not None or _owned_happening(noun) \
-        or _partner_phrase(noun) is not None or _change_in(noun) is not None
+        or _partner_phrase(noun) is not None or _change_in(noun) is not None or _target_phrase(noun) is not None
+
+
+# Prepositions that tie a noun spelled like its verb to what the event is aimed at or about ('an
+# attack on a pensioner', 'a protest against the closure', 'a row over the format').
+TARGET_PREPS = frozenset("on against over".split())
+# Verbs whose 'on' phrase is no object: 'a vote on the plan' -> what did someone vote on?
+ON_PREP_VERBS = ON_OBJECT_VERBS | frozenset("vote comment decide agree speak rule act report".split())
+# Nouns whose 'against' phrase names the winner ('a heavy defeat against New Zealand').
+LOSS_NOUNS = frozenset("defeat loss".split())
+
+
+def _target_phrase(noun: "Token") -> "Token | None":
+    """The object of an 'on' / 'against' / 'over' phrase right after a singular noun spelled like its
+    verb that NOMLEX lists ('an attack on a pensioner', 'a ban on smoking', 'a protest against the
+    closure', 'a row over the format'): what the event is aimed at or about. Not a time or a number
+    ('a win over the weekend', 'a rise over 20%'), nor a place except after 'against' (a side named
+    by its country: 'a defeat against New Zealand'), and not a noun NOMLEX does not list ('a wide
+    net against terrorists')."""
+    if noun.tag_ != "NN" or not (deverbal.nomlex_listed(noun.lemma_.lower()) or deverbal.nomlex_listed(noun.lower_)):
+        return None
+    c = next((c for c in noun.children if c.dep_ == "prep" and c.i == noun.i + 1 and c.lower_ in TARGET_PREPS), None)
+    pobj = None if c is None else next((x for x in c.children if x.dep_ == "pobj"), None)
+    if pobj is None or _is_time(pobj) or _is_place(pobj) and c.lower_ != "against" or pobj.like_num \
+            or _nominal_head(pobj).ent_type_ in ("CARDINAL", "PERCENT", "MONEY", "QUANTITY", "DATE", "TIME"):
+        return None
+    return pobj
 
 
 def _partner_phrase(noun: "Token") -> "Token | None":
@@ -2235,7 +2261,7 @@ def nominal_qas(noun: "Token", doc) -> list[ParsedQA]:
             else:
                 add(f"{wh} {vf.past(verb)}?" if intransitive else f"{wh} {vf.past(verb)} something?", subj[0], subj[1],
                     "subject")
-    changed = _change_in(noun)
+    changed, target = _change_in(noun), _target_phrase(noun)
     if changed is not None:
         # 'announced a rise in donations': the subject does not rise; what changes is in the 'in' phrase
         out.clear()
@@ -2291,6 +2317,14 @@ def nominal_qas(noun: "Token", doc) -> list[ParsedQA]:
                 add(f"who {vf.past(verb)} something?", c, rng, "subject")
             else:
                 add(f"{wh} was {vf.participle(verb)}?", c, rng, "object")
+        elif target is not None and target.head.i == c.i and (c.lower_ != "on" or verb in ON_PREP_VERBS or intransitive):
+            wh = entity_wh(target, acting=True)
+            if c.lower_ == "against" and noun.lemma_.lower() in LOSS_NOUNS:
+                # 'a heavy defeat against New Zealand': New Zealand won
+                add(f"{wh} {vf.past(verb)} someone?", target, _phrase(target), "subject")
+            else:  # 'a protest against the closure', 'a row over the format', 'a vote on the plan'
+                add(f"{wh} did {'someone' if wh == 'who' else 'something'} {verb} {c.lower_}?", target,
+                    _phrase(target), "prep-object")
         elif c.dep_ == "prep" and c.i > noun.i and (c.lower_ in NOMINAL_PREPS and prep_wh(c, noun) not in ("when", "where")
                                                     or _inquiry_into(c)):
             pobj = next((x for x in c.children if x.dep_ == "pobj"), None)
