@@ -1411,3 +1411,16 @@ def test_an_on_against_or_over_phrase_makes_a_noun_spelled_like_its_verb_an_even
     assert all(not (p == "defeat" and q.endswith("was defeated?") and a.startswith("Ireland")) for p, q, a in got), got
     got = qas("The team celebrated a win over the weekend.")  # a time is no target
     assert all(not (p == "win" and "weekend" in a) for p, _, a in got), got
+
+
+def test_news_things_spelled_as_verbs_are_no_events():
+    got = qas("A panel of judges visited the firm on the edge of the town.")
+    assert all(p not in ("panel", "firm", "edge") for p, _, _ in got), got
+    got = qas("Residents of a block of flats praised the police force.")
+    assert all(p not in ("block", "force") for p, _, _ in got), got
+
+
+def test_a_noun_spelled_as_a_verb_of_its_family_is_that_verb():
+    got = qas("The bank apologised after a data breach exposed customer details.")
+    assert all("broach" not in q for _, q, _ in got), got
+    assert ("breach", "what was breached?", "data") in got, got

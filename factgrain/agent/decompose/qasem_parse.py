@@ -110,9 +110,12 @@ situation stance figure field bag box label mask fuel program programme permit r
 slew spate wave raft flurry barrage litany torrent piece cap bottle background phrase storm account administration
 battery bill trail glass fee cycle style band result weight shape content company champion average score hurdle
 population match cover institution shoe light prospect advantage
+edge panel firm force block
 """.split())  # 'total ... bit' and 'slew ... piece': nouns of quantity ('a total of 22 members', 'the bulk of
 # their rents'), a closed class; 'battery ... advantage': things and measures that answers and biographies
-# use far more than the verbs ('a larger battery', 'your electricity bill', 'a credit score', 'the rock band')
+# use far more than the verbs ('a larger battery', 'your electricity bill', 'a credit score', 'the rock band');
+# 'edge ... block': news text's things ('the edge of Exeter', 'a panel of MPs', 'the construction firm',
+# 'the police force', 'a block of flats')
 # Agent nouns that name an occupation rather than someone doing the verb.
 OCCUPATIONS = frozenset("actor actress painter sculptor author doctor officer senator governor mayor "
                         "professor minister member editor counselor counsellor architect surgeon midwife "
@@ -1945,7 +1948,14 @@ def _catvar_verb(word: str) -> str | None:
     if not verbs:
         return None
     known = _verb_lemmas()
-    return next((v for v in verbs if not known or v in known), None)
+    best = next((v for v in verbs if not known or v in known), None)
+    low = word.lower()
+    if best is not None and best != low and low in verbs and (not known or low in known) \
+            and deverbal._shared_prefix(low, best) < len(best) - 1:
+        # a noun spelled as a verb of its family whose best-attested verb is no stem of it is that
+        # verb ('breach', not 'broach'); 'closure' stays 'close', 'packages' 'pack'
+        return low
+    return best
 
 
 def noun_verb(noun: "Token") -> str | None:
