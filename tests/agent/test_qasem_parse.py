@@ -1424,3 +1424,15 @@ def test_a_noun_spelled_as_a_verb_of_its_family_is_that_verb():
     got = qas("The bank apologised after a data breach exposed customer details.")
     assert all("broach" not in q for _, q, _ in got), got
     assert ("breach", "what was breached?", "data") in got, got
+
+
+def test_the_possessor_of_a_noun_of_what_is_done_to_people_undergoes_it():
+    got = qas("His appointment as head coach was confirmed on Monday.")
+    assert ("appointment", "who was appointed?", "His") in got, got
+    assert ("appointment", "what was someone appointed as?", "head coach") in got, got
+    got = qas("The town's relegation was confirmed after a draw.")
+    assert ("relegation", "what was relegated?", "The town") in got, got
+    got = qas("Her arrest sparked protests.")
+    assert ("arrest", "who was arrested?", "Her") in got, got
+    got = qas("The gang's killing of a guard shocked the town.")  # an 'of' phrase names the patient
+    assert all(not (p == "killing" and q.endswith("was killed?") and a == "The gang") for p, q, a in got), got

@@ -2080,7 +2080,8 @@ def suffix_free_event(noun: "Token") -> bool:
                                      or c.i > noun.i and _inquiry_into(c)) for c in noun.children) \
         or _light_verb(noun) is not None or _compound_patient(noun) is not None or _reported_clause(noun) is not None \
         or noun.tag_ == "NNS" and _plural_event(noun) or _doer_phrase(noun) is not None or _owned_happening(noun) \
-        or _partner_phrase(noun) is not None or _change_in(noun) is not None or _target_phrase(noun) is not None
+        or _partner_phrase(noun) is not None or _change_in(noun) is not None or _target_phrase(noun) is not None \
+        or noun.lemma_.lower() in UNDERGOER_NOUNS and noun.tag_ == "NN" and any(c.dep_ == "poss" for c in noun.children)
 
 
 # Prepositions that tie a noun spelled like its verb to what the event is aimed at or about ('an
@@ -2123,6 +2124,26 @@ def _partner_phrase(noun: "Token") -> "Token | None":
             if pobj is not None and (entity_wh(pobj, acting=True) == "who" or _derived(noun)):
                 return pobj
     return None
+
+
+# Nominalizations whose possessor, with no 'of' phrase, is the one they happen to ('his arrest', 'the
+# club's relegation', 'her appointment'): the verbs of what institutions do to people.
+UNDERGOER_NOUNS = frozenset("""
+arrest detention imprisonment conviction execution abduction kidnapping murder killing relegation promotion
+dismissal sacking appointment election re-election reelection selection nomination deportation extradition
+capture sentencing acquittal suspension expulsion
+""".split())
+
+
+def _possessor_undergoes(noun: "Token") -> bool:
+    """Whether the possessor of a transitive nominalization is its patient: a noun of what is done
+    to people (``UNDERGOER_NOUNS``), or one with an 'as' phrase for the role given ('his election as
+    mayor', 'her appointment as chief executive'), and no 'of' phrase naming the patient ('the
+    gang's killing of a guard')."""
+    if any(c.dep_ == "prep" and c.lower_ == "of" for c in noun.children):
+        return False
+    return noun.lemma_.lower() in UNDERGOER_NOUNS or noun.lower_ in UNDERGOER_NOUNS or _derived(noun) and any(
+        c.dep_ == "prep" and c.lower_ == "as" and c.i > noun.i for c in noun.children)
 
 
 def _owned_happening(noun: "Token") -> bool:
@@ -2309,8 +2330,16 @@ def nominal_qas(noun: "Token", doc) -> list[ParsedQA]:
             owner = _possessor(c)  # 'Shahnaz ... her marriage': Shahnaz married
             if owner is not None:
                 c, rng = owner
+            if not intransitive and _possessor_undergoes(noun):
+                # 'her election as party leader', 'the club's relegation': she was elected, it was relegated
+                add(f"{wh} was {vf.participle(verb)}?", c, rng, "object")
+                continue
             q = f"{wh} {vf.past(verb)}?" if intransitive else f"{wh} {vf.past(verb)} something?"
             add(q, c, rng, "subject")
+        elif c.dep_ == "prep" and c.lower_ == "as" and c.i > noun.i and not intransitive and _possessor_undergoes(noun) \
+                and (role := next((x for x in c.children if x.dep_ == "pobj"), None)) is not None:
+            # 'her election as party leader': what was someone elected as? -> party leader
+            add(f"what was someone {vf.participle(verb)} as?", role, _phrase(role), "prep-object")
         elif c.dep_ == "compound" and c.i < noun.i and c.pos_ in ("NOUN", "PROPN") and (
                 _derived(noun) or c.i == getattr(_compound_patient(noun), "i", -1) or c.ent_type_ in ("GPE", "LOC")):
             wh = entity_wh(c)
