@@ -1436,3 +1436,21 @@ def test_the_possessor_of_a_noun_of_what_is_done_to_people_undergoes_it():
     assert ("arrest", "who was arrested?", "Her") in got, got
     got = qas("The gang's killing of a guard shocked the town.")  # an 'of' phrase names the patient
     assert all(not (p == "killing" and q.endswith("was killed?") and a == "The gang") for p, q, a in got), got
+
+
+def test_a_bare_event_noun_after_under_is_done_to_the_subject():
+    got = qas("The hospital trust is under investigation by the health watchdog.")
+    assert ("investigation", "what was investigated?", "The hospital trust") in got, got
+    assert any(p == "investigation" and q.endswith("investigated something?") and a == "the health watchdog"
+               for p, q, a in got), got
+    got = qas("The school came under attack from parents.")
+    assert ("attack", "what was attacked?", "The school") in got, got
+    got = qas("The minister is under pressure to resign.")  # a state, no event done to him
+    assert all(not (p == "pressure" and a == "The minister") for p, _, a in got), got
+
+
+def test_a_statement_a_verb_of_saying_is_done_in_is_the_sayers():
+    got = qas("The airline said in a statement that all flights would resume.")
+    assert any(p == "statement" and q.endswith("stated something?") and a == "The airline" for p, q, a in got), got
+    got = qas("Police said in a statement to the court that the man was known to them.")
+    assert all(p != "statement" or a != "Police" for p, _, a in got), got

@@ -2498,6 +2498,79 @@ def clause_event_qas(noun: "Token", doc) -> list[ParsedQA]:
     return [ParsedQA(noun.text, "nominal", q, text, noun.idx, at, "subject" if verb in INTRANSITIVE else "object")]
 
 
+def _doer_after(noun: "Token", head: "Token") -> "Token | None":
+    """The object of a 'from' / 'by' phrase that names a doer, hung on the noun or, right after it, on
+    the verb its phrase hangs on ('under scrutiny from a panel of MPs', 'under attack from parents')."""
+    for c in [*noun.children, *head.children]:
+        if c.dep_ == "prep" and c.lower_ in ("from", "by") and c.i > noun.i \
+                and (c.head.i == noun.i or c.i == noun.right_edge.i + 1):
+            pobj = next((x for x in c.children if x.dep_ == "pobj"), None)
+            if pobj is not None and _nominal_head(pobj).ent_type_ not in ("GPE", "LOC", "FAC", "DATE", "TIME") \
+                    and not _is_time(pobj):
+                return pobj
+    return None
+
+
+# 'under' + a noun that names a state or a measure, not an event done to the subject.
+UNDER_STATES = frozenset("pressure control way age oath contract licence license threat water fire".split())
+
+
+def under_event_qas(noun: "Token", doc) -> list[ParsedQA]:
+    """'is under scrutiny from a panel', 'came under attack', 'remains under investigation': a bare
+    event noun after 'under' says that the clause's subject undergoes it (what was scrutinized? -> the
+    decision), and a 'from' / 'by' phrase names who does it."""
+    prep = noun.head
+    if noun.dep_ != "pobj" or prep.lower_ != "under" or prep.dep_ != "prep" or noun.tag_ != "NN" \
+            or any(c.dep_ in ("det", "poss") for c in noun.children):
+        return []
+    if noun.lower_ in UNDER_STATES:
+        return []
+    verb = noun_verb(noun) or (_catvar_verb(noun.lower_) if deverbal.nomlex_listed(noun.lower_) else None)
+    if verb is None or verb in INTRANSITIVE:
+        return []
+    out = []
+    subj = _subject_of(prep.head)
+    if subj is not None and subj[1] is not None and subj[0].lower_ not in _REL_PRONOUNS:
+        text, at = _text(doc, subj[1])
+        out.append(ParsedQA(noun.text, "nominal", f"{entity_wh(subj[0])} was {vf.participle(verb)}?", text, noun.idx, at,
+                            "object"))
+    if (doer := _doer_after(noun, prep.head)) is not None and (rng := _phrase(doer)) is not None:
+        text, at = _text(doc, rng)
+        wh = entity_wh(doer, acting=True)
+        out.append(ParsedQA(noun.text, "nominal", f"{wh} {vf.past(verb)} something?", text, noun.idx, at, "subject"))
+    return out
+
+
+# Nouns of saying that a verb of saying is done 'in' ('said in a statement'): the noun's verb and
+# whether the sayer does it (a statement is stated by the sayer, an interview is given to someone
+# who asks: the sayer is interviewed).
+SPEECH_NOUNS = {"statement": ("state", True), "announcement": ("announce", True), "speech": ("speak", True),
+                "tweet": ("tweet", True), "post": ("post", True), "interview": ("interview", False),
+                "briefing": ("brief", True), "remarks": ("remark", True), "comments": ("comment", True)}
+
+
+def speech_event_qas(noun: "Token", doc) -> list[ParsedQA]:
+    """'the company said in a statement', 'she told the BBC in an interview': a noun of saying with
+    no argument of its own, in an 'in' phrase of a verb of saying, is that verb's subject's act (who
+    stated something? -> the company; who was interviewed? -> she)."""
+    entry = SPEECH_NOUNS.get(noun.lower_)
+    prep = noun.head
+    if entry is None or noun.dep_ != "pobj" or prep.lower_ not in ("in", "during") or prep.dep_ != "prep" \
+            or prep.head.pos_ != "VERB" or prep.head.lemma_.lower() not in SENTIENT_VERBS:
+        return []
+    if any(c.dep_ in ("poss", "compound", "prep", "acl", "relcl") for c in noun.children):
+        return []  # 'in his statement to the court': the phrase says whose it is, and the rules above read it
+    subj = _subject_of(prep.head)
+    if subj is None or subj[1] is None or subj[0].lower_ in _REL_PRONOUNS:
+        return []
+    verb, doer = entry
+    wh = entity_wh(subj[0], acting=doer)
+    q = (f"{wh} {vf.past(verb)}?" if verb in ("speak",) else f"{wh} {vf.past(verb)} something?") if doer \
+        else f"{wh} was {vf.participle(verb)}?"
+    text, at = _text(doc, subj[1])
+    return [ParsedQA(noun.text, "nominal", q, text, noun.idx, at, "subject" if doer else "object")]
+
+
 # Verbs and words that say what someone is charged with, accused, convicted or suspected of: the
 # crime named after them is an act of the one charged ('charged with murder' -> who murdered someone?).
 CHARGE_WORDS = frozenset("charge accuse convict suspect indict prosecute arrest jail guilty suspicion".split())
@@ -3041,7 +3114,8 @@ def read_qas(text: str) -> list[ParsedQA]:
         elif tok.pos_ == "NOUN" and (verb_qa := _imperative_read_as_compound(tok, doc)) is not None:
             out.append(verb_qa)
         elif tok.pos_ == "NOUN":
-            out.extend(title_qas(tok, doc) or nominal_qas(tok, doc) or agent_role_qas(tok, doc)
+            out.extend(title_qas(tok, doc) or under_event_qas(tok, doc) or speech_event_qas(tok, doc)
+                       or nominal_qas(tok, doc) or agent_role_qas(tok, doc)
                        or clause_event_qas(tok, doc) or manner_event_qas(tok, doc) or charge_qas(tok, doc))
             out.extend(event_purpose_qas(tok, doc))
         elif tok.dep_ == "amod" and tok.pos_ == "VERB":
