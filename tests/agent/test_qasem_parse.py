@@ -1454,3 +1454,14 @@ def test_a_statement_a_verb_of_saying_is_done_in_is_the_sayers():
     assert any(p == "statement" and q.endswith("stated something?") and a == "The airline" for p, q, a in got), got
     got = qas("Police said in a statement to the court that the man was known to them.")
     assert all(p != "statement" or a != "Police" for p, _, a in got), got
+
+
+def test_a_noun_of_a_verb_and_its_particle_is_asked_as_that_verb():
+    got = qas("Police have launched a crackdown on drink driving.")
+    assert ("crackdown", "what was cracked down on?", "drink driving") in got, got
+    assert any(p == "crackdown" and q.endswith("cracked down?") and a == "Police" for p, q, a in got), got
+    got = qas("The takeover of the brewery by a Dutch firm has been approved.")
+    assert ("takeover", "what was taken over?", "the brewery") in got, got
+    assert any(p == "takeover" and q.endswith("took over something?") and a == "a Dutch firm" for p, q, a in got), got
+    got = qas("Cleaners will stage a walkout next week.")
+    assert any(p == "walkout" and q.endswith("walked out?") and a == "Cleaners" for p, q, a in got), got

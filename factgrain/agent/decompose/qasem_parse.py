@@ -2541,6 +2541,59 @@ def under_event_qas(noun: "Token", doc) -> list[ParsedQA]:
     return out
 
 
+# Nouns made of a verb and its particle, which CatVar does not relate to the verb: verb, particle,
+# and the preposition of the verb's object ('crack down on'), "" for a verb that takes an object, or
+# None for one that takes none ('walk out').
+PARTICLE_NOUNS = {"crackdown": ("crack", "down", "on"), "clampdown": ("clamp", "down", "on"),
+                  "takeover": ("take", "over", ""), "shutdown": ("shut", "down", ""), "bailout": ("bail", "out", ""),
+                  "buyout": ("buy", "out", ""), "handover": ("hand", "over", ""), "payout": ("pay", "out", ""),
+                  "walkout": ("walk", "out", None), "breakdown": ("break", "down", None), "pullout": ("pull", "out", None),
+                  "comeback": ("come", "back", None)}
+# Verbs whose subject does what their particle-noun object names ('announced a crackdown', 'staged a walkout').
+PARTICLE_LIGHT_VERBS = LIGHT_VERBS | frozenset("stage hold plan threaten complete".split())
+
+
+def particle_noun_qas(noun: "Token", doc) -> list[ParsedQA]:
+    """'a crackdown on illegal waste sites' (what was cracked down on?), 'the takeover of the airline by
+    a rival' (what was taken over? who took over something?), 'Nurses will stage a walkout' (who
+    walked out?): nouns of a verb and its particle, with the arguments of the verb's own phrase."""
+    entry = PARTICLE_NOUNS.get(noun.lemma_.lower()) or PARTICLE_NOUNS.get(noun.lower_)
+    if entry is None or noun.pos_ != "NOUN":
+        return []
+    verb, part, prep = entry
+    out = []
+
+    def add(q: str, head: "Token", rng: tuple[int, int] | None, role: str) -> None:
+        if rng is not None:
+            text, at = _text(doc, rng)
+            out.append(ParsedQA(noun.text, "nominal", q, text, noun.idx, at, role))
+
+    def doer(head: "Token", rng: tuple[int, int] | None) -> None:
+        wh = entity_wh(head, acting=True)
+        add(f"{wh} {vf.past(verb)} {part}?" if prep is None or prep else f"{wh} {vf.past(verb)} {part} something?",
+            head, rng, "subject")
+
+    for c in noun.children:
+        pobj = next((x for x in c.children if x.dep_ == "pobj"), None) if c.dep_ == "prep" else None
+        if c.dep_ == "poss" and c.lower_ not in ("its", "their"):
+            doer(c, _phrase(c, drop=("case",)))
+        elif pobj is None or c.i < noun.i:
+            continue
+        elif prep and c.lower_ == prep:
+            add(f"{entity_wh(pobj)} was {vf.participle(verb)} {part} {prep}?", pobj, _phrase(pobj), "prep-object")
+        elif c.lower_ == "of" and prep is None:
+            add(f"{entity_wh(pobj)} {vf.past(verb)} {part}?", pobj, _phrase(pobj), "subject")
+        elif c.lower_ == "of" and prep == "":
+            add(f"{entity_wh(pobj)} was {vf.participle(verb)} {part}?", pobj, _phrase(pobj), "object")
+        elif c.lower_ == "by" and not _is_time(pobj) or c.lower_ == "from" and entity_wh(pobj, acting=True) == "who":
+            doer(pobj, _phrase(pobj))
+    head = noun.head
+    if not any(q.role == "subject" for q in out) and noun.dep_ == "dobj" and head.pos_ == "VERB" \
+            and head.lemma_.lower() in PARTICLE_LIGHT_VERBS and (subj := _subject_of(head)) is not None:
+        doer(subj[0], subj[1])
+    return out
+
+
 # Nouns of saying that a verb of saying is done 'in' ('said in a statement'): the noun's verb and
 # whether the sayer does it (a statement is stated by the sayer, an interview is given to someone
 # who asks: the sayer is interviewed).
@@ -3115,6 +3168,7 @@ def read_qas(text: str) -> list[ParsedQA]:
             out.append(verb_qa)
         elif tok.pos_ == "NOUN":
             out.extend(title_qas(tok, doc) or under_event_qas(tok, doc) or speech_event_qas(tok, doc)
+                       or particle_noun_qas(tok, doc)
                        or nominal_qas(tok, doc) or agent_role_qas(tok, doc)
                        or clause_event_qas(tok, doc) or manner_event_qas(tok, doc) or charge_qas(tok, doc))
             out.extend(event_purpose_qas(tok, doc))
