@@ -1465,3 +1465,11 @@ def test_a_noun_of_a_verb_and_its_particle_is_asked_as_that_verb():
     assert any(p == "takeover" and q.endswith("took over something?") and a == "a Dutch firm" for p, q, a in got), got
     got = qas("Cleaners will stage a walkout next week.")
     assert any(p == "walkout" and q.endswith("walked out?") and a == "Cleaners" for p, q, a in got), got
+
+
+def test_an_incidents_place_stays_in_the_time_phrase():
+    got = qas("A cyclist has died after a crash on the A30 near Bodmin.")
+    assert ("died", "when has someone died?", "after a crash on the A30 near Bodmin") in got, got
+    assert all(not (p == "died" and q.startswith("where")) for p, q, _ in got), got
+    got = qas("Dawson was born on 3 May 1950 in Lisbon.")  # a date's place is still the verb's
+    assert any(p == "born" and q.startswith("where") and a == "in Lisbon" for p, q, a in got), got

@@ -1690,6 +1690,18 @@ def _before_aside_relative(prep: "Token") -> list["Token"]:
     return [t for t in toks if t.i < min(cuts)] if cuts else toks
 
 
+# Nouns of the incidents news reports ('after a crash on the A38', 'following a fire at a house').
+INCIDENT_NOUNS = frozenset("""crash collision accident incident fire blaze explosion blast attack stabbing shooting
+fight clash raid assault robbery burglary disturbance disorder flood crush derailment""".split())
+
+
+def _incident(noun: "Token") -> bool:
+    """An event noun whose place phrase is where the event happened, not where the clause's verb
+    did: 'died after a crash on the A38' (the crash was on the A38), 'arrested after an attack on a
+    bus in Bristol'."""
+    return noun.pos_ == "NOUN" and (noun.lemma_.lower() in INCIDENT_NOUNS or _derived(noun))
+
+
 def _split_circumstance(prep: "Token", pobj: "Token", wh: str, verb: "Token") -> tuple[tuple[int, int] | None, list[Arg]]:
     """A time phrase with a place phrase hung on its noun ('born on January 14, 1863, in Lisbon')
     or the reverse: two circumstances of the verb, each asked with its own wh-word. A phrase of the
@@ -1708,7 +1720,8 @@ def _split_circumstance(prep: "Token", pobj: "Token", wh: str, verb: "Token") ->
     if wh not in ("when", "where") or pobj.dep_ != "pobj":
         return full, []
     other = [x for x in pobj.children if x.dep_ == "prep" and x.i > pobj.i and x.lower_ in LIFT_PREPS
-             and prep_wh(x, verb) in ("where", "when") and prep_wh(x, verb) != wh]
+             and prep_wh(x, verb) in ("where", "when") and prep_wh(x, verb) != wh
+             and not (wh == "when" and _incident(pobj))]
     lifted = [Arg("adjunct", x, r, prep_wh(x, verb)) for x in other if (r := _edges(list(x.subtree)))]
     if wh == "when" and (pobj.like_num or pobj.ent_type_ in ("DATE", "TIME")):
         # a year or date has no 'of' phrase or manner of its own: the parser hangs the verb's on it
