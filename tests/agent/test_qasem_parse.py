@@ -1473,3 +1473,11 @@ def test_an_incidents_place_stays_in_the_time_phrase():
     assert all(not (p == "died" and q.startswith("where")) for p, q, _ in got), got
     got = qas("Dawson was born on 3 May 1950 in Lisbon.")  # a date's place is still the verb's
     assert any(p == "born" and q.startswith("where") and a == "in Lisbon" for p, q, a in got), got
+
+
+def test_a_possessive_pronoun_does_not_stand_for_a_subject_owned_by_a_person():
+    got = qas("The boy's parents have thanked the surgeons after his recovery.")
+    assert all(not (p == "recovery" and a == "The boy's parents") for p, _, a in got), got
+    got = qas("Shahnaz said her marriage was happy.")
+    assert ("marriage", "who married something?", "Shahnaz") in got or any(
+        p == "marriage" and a == "Shahnaz" for p, _, a in got), got

@@ -2248,6 +2248,8 @@ def _possessor(pronoun: "Token") -> tuple["Token", tuple[int, int]] | None:
         return (subj, (subj.i, subj.i)) if agrees else None
     if subj is None or entity_wh(subj, acting=True) != "who":
         return None
+    if any(c.dep_ == "poss" and c.pos_ in ("NOUN", "PROPN") and entity_wh(c) == "who" for c in subj.children):
+        return None  # 'The victim's family have paid tribute to him after his death': his is the victim's
     rng = _phrase(subj, drop=("relcl", "acl"))
     return (subj, rng) if rng else None
 
