@@ -1481,3 +1481,10 @@ def test_a_possessive_pronoun_does_not_stand_for_a_subject_owned_by_a_person():
     got = qas("Shahnaz said her marriage was happy.")
     assert ("marriage", "who married something?", "Shahnaz") in got or any(
         p == "marriage" and a == "Shahnaz" for p, _, a in got), got
+
+
+def test_a_noun_of_an_aim_does_not_do_its_infinitive():
+    got = qas("Plans to demolish the old pier have been approved.")
+    assert all(not (p == "demolish" and a == "Plans") for p, _, a in got), got
+    got = qas("Glasgow's bid to stage the final has failed.")
+    assert any(p == "stage" and q.endswith("staged something?") and a == "Glasgow" for p, q, a in got), got

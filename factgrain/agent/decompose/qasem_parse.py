@@ -836,6 +836,12 @@ def _setting_of_infinitive(verb: "Token") -> tuple["Token", str | None] | None:
     return noun, SETTING_NOUNS[noun.lemma_.lower()] if asked else None
 
 
+# Nouns of an aim that an infinitive completes ('plans to build', 'a bid to host', 'calls to resign'):
+# the plan does not build; whoever owns it would.
+INTENT_NOUNS = frozenset("""plan bid attempt campaign call effort move proposal scheme push drive offer promise
+threat pledge vow plot fight battle quest ambition hope aim goal intention order request demand""".split())
+
+
 def _subject_of(verb: "Token", depth: int = 0) -> tuple["Token", tuple[int, int]] | None:
     """The subject of ``verb`` as a (head, token range), found in the parse even when the verb
     has none of its own."""
@@ -899,6 +905,14 @@ def _subject_of(verb: "Token", depth: int = 0) -> tuple["Token", tuple[int, int]
         if dep == "acl" and any(c.dep_ == "aux" and c.lower_ == "to" for c in verb.children) and head.pos_ == "NOUN" \
                 and noun_verb(head) is not None:
             return None  # 'a decision to close the library', 'plans to build homes': not done by the plan
+        if dep == "acl" and any(c.dep_ == "aux" and c.lower_ == "to" for c in verb.children) \
+                and head.lemma_.lower() in INTENT_NOUNS:
+            # 'the city's bid to host the Games': the city hosts; 'Plans to build 300 homes': no builder named
+            owner = next((c for c in head.children if c.dep_ == "poss"), None)
+            if owner is None or owner.lower_ in ("its", "their", "his", "her", "my", "our", "your"):
+                return None
+            rng = _phrase(owner, drop=("case",))
+            return (owner, rng) if rng else None
         return head, _phrase(head, drop=(dep,))
     if dep == "conj" and head.pos_ in ("VERB", "AUX"):
         before = verb.doc[verb.i - 1] if verb.i > 0 else None
