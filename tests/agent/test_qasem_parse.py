@@ -1488,3 +1488,12 @@ def test_a_noun_of_an_aim_does_not_do_its_infinitive():
     assert all(not (p == "demolish" and a == "Plans") for p, _, a in got), got
     got = qas("Glasgow's bid to stage the final has failed.")
     assert any(p == "stage" and q.endswith("staged something?") and a == "Glasgow" for p, q, a in got), got
+
+
+def test_a_gerund_after_a_plural_or_a_stretch_of_time_borrows_no_subject():
+    got = qas("A truce was agreed after months of fighting.")
+    assert all(not (p == "fighting" and a == "A truce") for p, _, a in got), got
+    got = qas("The closure was blamed on problems with signalling.")
+    assert all(not (p == "signalling" and a == "The closure") for p, _, a in got), got
+    got = qas("In addition to acting, Wenham has directed two films.")  # a complex preposition still lends it
+    assert any(p == "acting" and a == "Wenham" for p, _, a in got), got

@@ -1002,7 +1002,10 @@ def _gerund_clause_verb(gerund: "Token") -> "Token | None":
     if gerund.dep_ != "pobj" or prep.pos_ not in ("ADP", "SCONJ") or any(c.dep_ in ("det", "poss") for c in gerund.children):
         return None
     up = prep.head
-    if up.pos_ == "NOUN" and up.dep_ == "pobj" and not any(c.dep_ in ("det", "poss", "amod") for c in up.children):
+    if up.pos_ == "NOUN" and up.dep_ == "pobj" and not any(c.dep_ in ("det", "poss", "amod") for c in up.children) \
+            and up.tag_ == "NN" and up.lemma_.lower() not in DURATION_UNITS:
+        # the noun of a complex preposition is singular and no stretch of time: not 'after weeks of
+        # fighting' (a ceasefire did not fight), 'problems with signalling'
         up = up.head.head if up.head.pos_ in ("ADP", "SCONJ") else up
     return up if up.pos_ in ("VERB", "AUX") else None
 
