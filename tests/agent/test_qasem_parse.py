@@ -1497,3 +1497,14 @@ def test_a_gerund_after_a_plural_or_a_stretch_of_time_borrows_no_subject():
     assert all(not (p == "signalling" and a == "The closure") for p, _, a in got), got
     got = qas("In addition to acting, Wenham has directed two films.")  # a complex preposition still lends it
     assert any(p == "acting" and a == "Wenham" for p, _, a in got), got
+
+
+def test_an_answer_ends_before_the_texts_closing_full_stop():
+    got = qas("The striker has joined Juventus for a fee of £40m.")
+    assert any(a == "a fee of £40m" for _, _, a in got), got
+    got = qas("The film was made in the U.S.")
+    assert all(not a.endswith("U.S") for _, _, a in got), got
+
+
+async def test_an_answer_without_its_full_stop_is_still_a_span_of_the_text():
+    await decompose("The striker has joined Juventus for a fee of £40m.")

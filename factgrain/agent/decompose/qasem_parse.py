@@ -3220,8 +3220,23 @@ def read_qas(text: str) -> list[ParsedQA]:
             continue
         if text[a_at:a_end].lower() in _WH_ALONE:
             continue  # a relative or wh-pronoun whose antecedent was not found ('who voted? -> who') says nothing
+        a_end = _before_final_stop(text, a_at, a_end)
         res.append(ParsedQA(text[p_at:p_end], q.predicate_type, q.question, text[a_at:a_end], p_at, a_at, q.role))
     return res
+
+
+_ABBREVIATIONS = frozenset("inc ltd co corp jr sr st bros plc llc dr mr mrs ms no vs etc".split())
+
+
+def _before_final_stop(text: str, start: int, end: int) -> int:
+    """The end of an answer without the text's closing full stop, which the tokenizer glued to its last
+    word ('for a fee of £40m.', 'played by Joan Van Ark.'); an abbreviation keeps it ('U.S.', 'Apple Inc.')."""
+    if end <= start + 1 or text[end - 1] != "." or text[end:].strip():
+        return end
+    word = text[start:end - 1].rsplit(None, 1)[-1] if text[start:end - 1].split() else ""
+    if "." in word or word.lower().strip("(\"'") in _ABBREVIATIONS or len(word) == 1:
+        return end
+    return end - 1
 
 
 def _in_fixed_phrase(noun: "Token") -> bool:
