@@ -1508,3 +1508,9 @@ def test_an_answer_ends_before_the_texts_closing_full_stop():
 
 async def test_an_answer_without_its_full_stop_is_still_a_span_of_the_text():
     await decompose("The striker has joined Juventus for a fee of £40m.")
+
+
+def test_an_at_phrase_answering_a_decision_is_no_place():
+    got = qas("Fans have expressed fury at the decision to sell the ground.")
+    assert all(not (p == "expressed" and q.startswith("where")) for p, q, _ in got), got
+    assert any(p == "expressed" and a == "the decision to sell the ground" for p, _, a in got), got

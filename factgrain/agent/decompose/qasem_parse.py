@@ -473,6 +473,13 @@ ON_OBJECT_VERBS = frozenset("depend rely focus concentrate insist count comment 
                             "capitalize capitalise embark".split())
 
 
+# Nouns of what is decided or said that an 'at' phrase answers ('anger at the decision', 'appointed
+# at Sir Bob's recommendation', 'surprise at the news'): no place.
+RESPONSE_NOUNS = frozenset("""decision announcement ruling verdict recommendation request invitation suggestion
+news proposal plan plans treatment handling behest instigation insistence result results outcome
+comment comments remark remarks claim claims""".split())
+
+
 def prep_wh(prep: "Token", verb: "Token") -> str | None:
     """The wh-word of a prepositional phrase, or None when the phrase is asked with its
     preposition in the question ('what did someone contribute to?')."""
@@ -497,6 +504,8 @@ def prep_wh(prep: "Token", verb: "Token") -> str | None:
         return "when"
     if p in PLACE_PREPS and pobj.dep_ == "pobj" and _nominal_head(pobj).ent_type_ in ("PERCENT", "MONEY", "QUANTITY"):
         return "how much"  # 'kept rates at 0.5%', 'sold at £3 each': an amount is no place
+    if p == "at" and pobj.dep_ == "pobj" and pobj.lemma_.lower() in RESPONSE_NOUNS and not pobj.ent_type_:
+        return None  # 'anger at the decision', 'appointed at his recommendation': what it answers, no place
     if p in PLACE_PREPS and pobj.dep_ == "pobj" and (_is_place(pobj) or p in ALWAYS_PLACE_PREPS):
         return "where"
     if p in ("of", "from") and verb.lemma_ == "die":
@@ -3230,12 +3239,15 @@ _ABBREVIATIONS = frozenset("inc ltd co corp jr sr st bros plc llc dr mr mrs ms n
 
 def _before_final_stop(text: str, start: int, end: int) -> int:
     """The end of an answer without the text's closing full stop, which the tokenizer glued to its last
-    word ('for a fee of £40m.', 'played by Joan Van Ark.'); an abbreviation keeps it ('U.S.', 'Apple Inc.')."""
+    word ('for a fee of £40m.', 'to save 300 jobs.'); an abbreviation keeps it ('U.S.', 'Apple Inc.'), and
+    so does a capitalised word, which may be one ('in Mankato, Minn.')."""
     if end <= start + 1 or text[end - 1] != "." or text[end:].strip():
         return end
     word = text[start:end - 1].rsplit(None, 1)[-1] if text[start:end - 1].split() else ""
     if "." in word or word.lower().strip("(\"'") in _ABBREVIATIONS or len(word) == 1:
         return end
+    if word[:1].isupper() and not any(ch.isdigit() for ch in word):
+        return end  # 'Mankato, Minn.' or 'Joan Van Ark.': a name's abbreviation cannot be told from its end
     return end - 1
 
 
