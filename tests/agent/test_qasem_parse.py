@@ -1514,3 +1514,10 @@ def test_an_at_phrase_answering_a_decision_is_no_place():
     got = qas("Fans have expressed fury at the decision to sell the ground.")
     assert all(not (p == "expressed" and q.startswith("where")) for p, q, _ in got), got
     assert any(p == "expressed" and a == "the decision to sell the ground" for p, _, a in got), got
+
+
+def test_an_infinitive_after_an_object_noun_of_an_aim_is_no_purpose():
+    got = qas("The chairman has faced calls to quit after the club's relegation.")
+    assert all(not (p == "faced" and q.startswith("why")) for p, q, _ in got), got
+    got = qas("She used the money to buy a house.")  # a purpose stays
+    assert any(p == "used" and q.startswith("why") for p, q, _ in got), got

@@ -1467,7 +1467,11 @@ def verbal_args(verb: "Token") -> list[Arg]:
                 for a in conj_args:
                     if a.role == "adjunct" and a.rng[0] > conj.i and not any(o < a.rng[0] for o in objs):
                         args.append(a)
-    return args
+    # 'has faced calls to resign': the infinitive right after an object noun of an aim completes the
+    # noun (the calls are for resigning), it is no purpose of the verb
+    aims = [c for c in verb.children if c.dep_ == "dobj" and c.lemma_.lower() in INTENT_NOUNS]
+    return [a for a in args if not (a.wh == "why" and a.role == "adjunct" and a.head.tag_ == "VB" and any(
+        a.rng[0] == o.right_edge.i + 1 and verb.doc[a.rng[0]].lower_ == "to" for o in aims))]
 
 
 def _fronted_setting(verb: "Token") -> list[Arg]:
