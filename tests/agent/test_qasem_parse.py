@@ -1521,3 +1521,9 @@ def test_an_infinitive_after_an_object_noun_of_an_aim_is_no_purpose():
     assert all(not (p == "faced" and q.startswith("why")) for p, q, _ in got), got
     got = qas("She used the money to buy a house.")  # a purpose stays
     assert any(p == "used" and q.startswith("why") for p, q, _ in got), got
+
+
+def test_the_to_phrase_of_a_noun_of_handing_over_is_the_recipient():
+    got = qas("The sale of the hotel to a property developer was agreed.")
+    assert ("sale", "who was something sold to?", "a property developer") in got, got
+    assert all(not (p == "sale" and q.startswith("where")) for p, q, _ in got), got

@@ -2127,6 +2127,8 @@ def suffix_free_event(noun: "Token") -> bool:
         or noun.lemma_.lower() in UNDERGOER_NOUNS and noun.tag_ == "NN" and any(c.dep_ == "poss" for c in noun.children)
 
 
+# Verbs of handing over whose noun's 'to' phrase is the recipient ('the sale of the club to a consortium').
+TRANSFER_VERBS = frozenset("sell transfer loan hand deliver pay donate give supply grant lend send award".split())
 # Prepositions that tie a noun spelled like its verb to what the event is aimed at or about ('an
 # attack on a pensioner', 'a protest against the closure', 'a row over the format').
 TARGET_PREPS = frozenset("on against over".split())
@@ -2401,6 +2403,11 @@ def nominal_qas(noun: "Token", doc) -> list[ParsedQA]:
                 add(f"who {vf.past(verb)} something?", c, rng, "subject")
             else:
                 add(f"{wh} was {vf.participle(verb)}?", c, rng, "object")
+        elif c.dep_ == "prep" and c.lower_ == "to" and c.i > noun.i and verb in TRANSFER_VERBS and not intransitive \
+                and (to := next((x for x in c.children if x.dep_ == "pobj"), None)) is not None \
+                and _nominal_head(to).ent_type_ not in ("GPE", "LOC", "FAC", "DATE", "TIME") and not _is_time(to):
+            # 'the sale of the club to a US consortium': who was something sold to?, not where
+            add(f"who was something {vf.participle(verb)} to?", to, _phrase(to), "prep-object")
         elif target is not None and target.head.i == c.i and (c.lower_ != "on" or verb in ON_PREP_VERBS or intransitive):
             wh = entity_wh(target, acting=True)
             if c.lower_ == "against" and noun.lemma_.lower() in LOSS_NOUNS:
