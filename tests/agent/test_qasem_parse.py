@@ -1527,3 +1527,8 @@ def test_the_to_phrase_of_a_noun_of_handing_over_is_the_recipient():
     got = qas("The sale of the hotel to a property developer was agreed.")
     assert ("sale", "who was something sold to?", "a property developer") in got, got
     assert all(not (p == "sale" and q.startswith("where")) for p, q, _ in got), got
+
+
+def test_a_gerund_catvar_lacks_is_an_event_with_its_of_phrase():
+    got = qas("The reopening of the pier has been delayed.")
+    assert ("reopening", "what was reopened?", "the pier") in got, got

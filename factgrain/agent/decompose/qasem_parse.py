@@ -2022,6 +2022,9 @@ def noun_verb(noun: "Token") -> str | None:
     if lemma in NOT_EVENTS or low in NOT_EVENTS:
         return None
     verb = _catvar_verb(lemma) or _catvar_verb(low)
+    if verb is None and any(c.dep_ == "prep" and c.lower_ == "of" and c.i > noun.i for c in noun.children) \
+            and noun.ent_type_ == "" and (g := _gerund_verb(noun)) is not None and g not in NOT_EVENTS:
+        return g  # a gerund CatVar lacks, with its 'of' phrase: 'the reopening of the museum', 'the storming of ...'
     if verb is None or verb == "be" or is_person(noun):
         return None  # 'being' ('human beings', 'the point being, ...') names no event of being
     if _derived(noun, verb):
