@@ -110,7 +110,7 @@ situation stance figure field bag box label mask fuel program programme permit r
 slew spate wave raft flurry barrage litany torrent piece cap bottle background phrase storm account administration
 battery bill trail glass fee cycle style band result weight shape content company champion average score hurdle
 population match cover institution shoe light prospect advantage
-edge panel firm force block
+edge panel firm force block chain
 """.split())  # 'total ... bit' and 'slew ... piece': nouns of quantity ('a total of 22 members', 'the bulk of
 # their rents'), a closed class; 'battery ... advantage': things and measures that answers and biographies
 # use far more than the verbs ('a larger battery', 'your electricity bill', 'a credit score', 'the rock band');
@@ -1722,7 +1722,8 @@ def _before_aside_relative(prep: "Token") -> list["Token"]:
 
 # Nouns of the incidents news reports ('after a crash on the A38', 'following a fire at a house').
 INCIDENT_NOUNS = frozenset("""crash collision accident incident fire blaze explosion blast attack stabbing shooting
-fight clash raid assault robbery burglary disturbance disorder flood crush derailment""".split())
+fight clash raid assault robbery burglary disturbance disorder flood crush derailment landslide collapse
+outbreak leak spill riot""".split())
 
 
 def _incident(noun: "Token") -> bool:
@@ -2139,6 +2140,8 @@ TARGET_PREPS = frozenset("on against over".split())
 ON_PREP_VERBS = ON_OBJECT_VERBS | frozenset("vote comment decide agree speak rule act report".split())
 # Nouns whose 'against' phrase names the winner ('a heavy defeat against New Zealand').
 LOSS_NOUNS = frozenset("defeat loss".split())
+# Nouns of winning, whose 'over' phrase is the side beaten, often named by its country ('a win over England').
+WIN_NOUNS = frozenset("win victory triumph".split())
 
 
 def _target_phrase(noun: "Token") -> "Token | None":
@@ -2152,7 +2155,8 @@ def _target_phrase(noun: "Token") -> "Token | None":
         return None
     c = next((c for c in noun.children if c.dep_ == "prep" and c.i == noun.i + 1 and c.lower_ in TARGET_PREPS), None)
     pobj = None if c is None else next((x for x in c.children if x.dep_ == "pobj"), None)
-    if pobj is None or _is_time(pobj) or _is_place(pobj) and c.lower_ != "against" or pobj.like_num \
+    named_side = c is not None and (c.lower_ == "against" or c.lower_ == "over" and noun.lemma_.lower() in WIN_NOUNS)
+    if pobj is None or _is_time(pobj) or _is_place(pobj) and not named_side or pobj.like_num \
             or _nominal_head(pobj).ent_type_ in ("CARDINAL", "PERCENT", "MONEY", "QUANTITY", "DATE", "TIME"):
         return None
     return pobj
@@ -2628,9 +2632,13 @@ def particle_noun_qas(noun: "Token", doc) -> list[ParsedQA]:
         add(f"{wh} {vf.past(verb)} {part}?" if prep is None or prep else f"{wh} {vf.past(verb)} {part} something?",
             head, rng, "subject")
 
+    by_doer = prep == "" and any(c.dep_ == "prep" and c.lower_ == "by" and c.i > noun.i for c in noun.children)
     for c in noun.children:
         pobj = next((x for x in c.children if x.dep_ == "pobj"), None) if c.dep_ == "prep" else None
-        if c.dep_ == "poss" and c.lower_ not in ("its", "their"):
+        if c.dep_ == "poss" and c.lower_ not in ("its", "their") and by_doer:
+            # 'the club's takeover by a consortium': the club was taken over
+            add(f"{entity_wh(c)} was {vf.participle(verb)} {part}?", c, _phrase(c, drop=("case",)), "object")
+        elif c.dep_ == "poss" and c.lower_ not in ("its", "their"):
             doer(c, _phrase(c, drop=("case",)))
         elif pobj is None or c.i < noun.i:
             continue
