@@ -1393,7 +1393,7 @@ def test_a_verb_acting_on_an_event_is_no_doer_of_it():
     assert all(not (p == "disappearance" and a.startswith("Detectives")) for p, _, a in got), got
     got = qas("Heavy snow caused the cancellation of the match at Hampden.")
     assert all(not (p == "cancellation" and a == "Heavy snow") for p, _, a in got), got
-    got = qas("Campaigners have demanded an investigation into the sewage spills.")
+    got = qas("Campaigners have welcomed an investigation into the sewage spills.")
     assert all(not (p == "investigation" and a == "Campaigners") for p, _, a in got), got
     got = qas("The council has launched an investigation into the sewage spills.")  # a light verb still lends it
     assert ("investigation", "who investigated something?", "The council") in got, got
