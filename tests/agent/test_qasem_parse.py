@@ -1541,3 +1541,14 @@ def test_the_to_phrase_of_a_noun_of_handing_over_is_the_recipient():
 def test_a_gerund_catvar_lacks_is_an_event_with_its_of_phrase():
     got = qas("The reopening of the pier has been delayed.")
     assert ("reopening", "what was reopened?", "the pier") in got, got
+
+
+def test_a_counted_stretch_of_time_compounded_before_an_event_is_no_patient():
+    got = qas("He was charged after a six-month investigation by the fraud office.")
+    assert all(not (p == "investigation" and a in ("six-month", "month")) for p, _, a in got), got
+
+
+def test_the_for_phrase_of_a_noun_of_seeking_is_what_is_sought():
+    got = qas("Police have issued an appeal for witnesses.")
+    assert all(not (p == "appeal" and q.endswith("was appealed?")) for p, q, _ in got), got
+    assert any(p == "appeal" and q.endswith("appeal for?") and a == "witnesses" for p, q, a in got), got

@@ -2058,6 +2058,8 @@ def _derived(noun: "Token", verb: str | None = None) -> bool:
 LIGHT_VERBS = frozenset("have make take give suffer receive offer provide get win gain face undergo sustain "
                         "launch announce begin start complete conduct carry lead".split())
 NOMINAL_PREPS = frozenset("for to on against from by".split())
+# Verbs whose 'for' phrase is what is sought, no object ('an appeal for witnesses', 'a search for the boy').
+FOR_OBJECT_VERBS = frozenset("appeal call search hunt bid campaign ask apply wait hope pray look vote plea".split())
 # Light verbs whose subject undergoes the event its object names ('received criticism' -> who was criticized?).
 RECEIVING_VERBS = frozenset("receive suffer face undergo sustain get".split())
 
@@ -2396,7 +2398,7 @@ def nominal_qas(noun: "Token", doc) -> list[ParsedQA]:
                 and (role := next((x for x in c.children if x.dep_ == "pobj"), None)) is not None:
             # 'her election as party leader': what was someone elected as? -> party leader
             add(f"what was someone {vf.participle(verb)} as?", role, _phrase(role), "prep-object")
-        elif c.dep_ == "compound" and c.i < noun.i and c.pos_ in ("NOUN", "PROPN") and (
+        elif c.dep_ == "compound" and c.i < noun.i and c.pos_ in ("NOUN", "PROPN") and not _duration_modifier(c) and (
                 _derived(noun) or c.i == getattr(_compound_patient(noun), "i", -1) or c.ent_type_ in ("GPE", "LOC")):
             wh = entity_wh(c)
             rng = _edges(list(c.subtree))
@@ -2433,7 +2435,9 @@ def nominal_qas(noun: "Token", doc) -> list[ParsedQA]:
             wh = entity_wh(pobj, acting=c.lower_ in ("from", "by"))
             if c.lower_ in ("from", "by"):
                 add(f"{wh} {vf.past(verb)} something?", pobj, _phrase(pobj), "subject")
-            elif intransitive:  # 'his response to the pandemic': what did something respond to?, not 'was responded'
+            elif intransitive or c.lower_ == "for" and verb in FOR_OBJECT_VERBS:
+                # 'his response to the pandemic': what did something respond to?, not 'was responded';
+                # 'an appeal for witnesses': who did someone appeal for?, not 'who was appealed?'
                 add(f"{wh} did {'someone' if wh == 'who' else 'something'} {verb} {c.lower_}?", pobj, _phrase(pobj),
                     "prep-object")
             else:
