@@ -110,9 +110,12 @@ situation stance figure field bag box label mask fuel program programme permit r
 slew spate wave raft flurry barrage litany torrent piece cap bottle background phrase storm account administration
 battery bill trail glass fee cycle style band result weight shape content company champion average score hurdle
 population match cover institution shoe light prospect advantage
+edge panel firm force block chain
 """.split())  # 'total ... bit' and 'slew ... piece': nouns of quantity ('a total of 22 members', 'the bulk of
 # their rents'), a closed class; 'battery ... advantage': things and measures that answers and biographies
-# use far more than the verbs ('a larger battery', 'your electricity bill', 'a credit score', 'the rock band')
+# use far more than the verbs ('a larger battery', 'your electricity bill', 'a credit score', 'the rock band');
+# 'edge ... block': news text's things ('the edge of Exeter', 'a panel of MPs', 'the construction firm',
+# 'the police force', 'a block of flats')
 # Agent nouns that name an occupation rather than someone doing the verb.
 OCCUPATIONS = frozenset("actor actress painter sculptor author doctor officer senator governor mayor "
                         "professor minister member editor counselor counsellor architect surgeon midwife "
@@ -484,6 +487,13 @@ ON_OBJECT_VERBS = frozenset("depend rely focus concentrate insist count comment 
                             "capitalize capitalise embark".split())
 
 
+# Nouns of what is decided or said that an 'at' phrase answers ('anger at the decision', 'appointed
+# at Sir Bob's recommendation', 'surprise at the news'): no place.
+RESPONSE_NOUNS = frozenset("""decision announcement ruling verdict recommendation request invitation suggestion
+news proposal plan plans treatment handling behest instigation insistence result results outcome
+comment comments remark remarks claim claims""".split())
+
+
 def prep_wh(prep: "Token", verb: "Token") -> str | None:
     """The wh-word of a prepositional phrase, or None when the phrase is asked with its
     preposition in the question ('what did someone contribute to?')."""
@@ -508,6 +518,8 @@ def prep_wh(prep: "Token", verb: "Token") -> str | None:
         return "when"
     if p in PLACE_PREPS and pobj.dep_ == "pobj" and _nominal_head(pobj).ent_type_ in ("PERCENT", "MONEY", "QUANTITY"):
         return "how much"  # 'kept rates at 0.5%', 'sold at £3 each': an amount is no place
+    if p == "at" and pobj.dep_ == "pobj" and pobj.lemma_.lower() in RESPONSE_NOUNS and not pobj.ent_type_:
+        return None  # 'anger at the decision', 'appointed at his recommendation': what it answers, no place
     if p in PLACE_PREPS and pobj.dep_ == "pobj" and (_is_place(pobj) or p in ALWAYS_PLACE_PREPS):
         return "where"
     if p in ("of", "from") and verb.lemma_ == "die":
@@ -847,6 +859,12 @@ def _setting_of_infinitive(verb: "Token") -> tuple["Token", str | None] | None:
     return noun, SETTING_NOUNS[noun.lemma_.lower()] if asked else None
 
 
+# Nouns of an aim that an infinitive completes ('plans to build', 'a bid to host', 'calls to resign'):
+# the plan does not build; whoever owns it would.
+INTENT_NOUNS = frozenset("""plan bid attempt campaign call effort move proposal scheme push drive offer promise
+threat pledge vow plot fight battle quest ambition hope aim goal intention order request demand""".split())
+
+
 def _subject_of(verb: "Token", depth: int = 0) -> tuple["Token", tuple[int, int]] | None:
     """The subject of ``verb`` as a (head, token range), found in the parse even when the verb
     has none of its own."""
@@ -910,6 +928,14 @@ def _subject_of(verb: "Token", depth: int = 0) -> tuple["Token", tuple[int, int]
         if dep == "acl" and any(c.dep_ == "aux" and c.lower_ == "to" for c in verb.children) and head.pos_ == "NOUN" \
                 and noun_verb(head) is not None:
             return None  # 'a decision to close the library', 'plans to build homes': not done by the plan
+        if dep == "acl" and any(c.dep_ == "aux" and c.lower_ == "to" for c in verb.children) \
+                and head.lemma_.lower() in INTENT_NOUNS:
+            # 'the city's bid to host the Games': the city hosts; 'Plans to build 300 homes': no builder named
+            owner = next((c for c in head.children if c.dep_ == "poss"), None)
+            if owner is None or owner.lower_ in ("its", "their", "his", "her", "my", "our", "your"):
+                return None
+            rng = _phrase(owner, drop=("case",))
+            return (owner, rng) if rng else None
         return head, _phrase(head, drop=(dep,))
     if dep == "conj" and head.pos_ in ("VERB", "AUX"):
         before = verb.doc[verb.i - 1] if verb.i > 0 else None
@@ -999,7 +1025,10 @@ def _gerund_clause_verb(gerund: "Token") -> "Token | None":
     if gerund.dep_ != "pobj" or prep.pos_ not in ("ADP", "SCONJ") or any(c.dep_ in ("det", "poss") for c in gerund.children):
         return None
     up = prep.head
-    if up.pos_ == "NOUN" and up.dep_ == "pobj" and not any(c.dep_ in ("det", "poss", "amod") for c in up.children):
+    if up.pos_ == "NOUN" and up.dep_ == "pobj" and not any(c.dep_ in ("det", "poss", "amod") for c in up.children) \
+            and up.tag_ == "NN" and up.lemma_.lower() not in DURATION_UNITS:
+        # the noun of a complex preposition is singular and no stretch of time: not 'after weeks of
+        # fighting' (a ceasefire did not fight), 'problems with signalling'
         up = up.head.head if up.head.pos_ in ("ADP", "SCONJ") else up
     return up if up.pos_ in ("VERB", "AUX") else None
 
@@ -1454,7 +1483,11 @@ def verbal_args(verb: "Token") -> list[Arg]:
                 for a in conj_args:
                     if a.role == "adjunct" and a.rng[0] > conj.i and not any(o < a.rng[0] for o in objs):
                         args.append(a)
-    return args
+    # 'has faced calls to resign': the infinitive right after an object noun of an aim completes the
+    # noun (the calls are for resigning), it is no purpose of the verb
+    aims = [c for c in verb.children if c.dep_ == "dobj" and c.lemma_.lower() in INTENT_NOUNS]
+    return [a for a in args if not (a.wh == "why" and a.role == "adjunct" and a.head.tag_ == "VB" and any(
+        a.rng[0] == o.right_edge.i + 1 and verb.doc[a.rng[0]].lower_ == "to" for o in aims))]
 
 
 def _fronted_setting(verb: "Token") -> list[Arg]:
@@ -1703,6 +1736,19 @@ def _before_aside_relative(prep: "Token") -> list["Token"]:
     return [t for t in toks if t.i < min(cuts)] if cuts else toks
 
 
+# Nouns of the incidents news reports ('after a crash on the A38', 'following a fire at a house').
+INCIDENT_NOUNS = frozenset("""crash collision accident incident fire blaze explosion blast attack stabbing shooting
+fight clash raid assault robbery burglary disturbance disorder flood crush derailment landslide collapse
+outbreak leak spill riot""".split())
+
+
+def _incident(noun: "Token") -> bool:
+    """An event noun whose place phrase is where the event happened, not where the clause's verb
+    did: 'died after a crash on the A38' (the crash was on the A38), 'arrested after an attack on a
+    bus in Bristol'."""
+    return noun.pos_ == "NOUN" and (noun.lemma_.lower() in INCIDENT_NOUNS or _derived(noun))
+
+
 def _split_circumstance(prep: "Token", pobj: "Token", wh: str, verb: "Token") -> tuple[tuple[int, int] | None, list[Arg]]:
     """A time phrase with a place phrase hung on its noun ('born on January 14, 1863, in Lisbon')
     or the reverse: two circumstances of the verb, each asked with its own wh-word. A phrase of the
@@ -1721,7 +1767,8 @@ def _split_circumstance(prep: "Token", pobj: "Token", wh: str, verb: "Token") ->
     if wh not in ("when", "where") or pobj.dep_ != "pobj":
         return full, []
     other = [x for x in pobj.children if x.dep_ == "prep" and x.i > pobj.i and x.lower_ in LIFT_PREPS
-             and prep_wh(x, verb) in ("where", "when") and prep_wh(x, verb) != wh]
+             and prep_wh(x, verb) in ("where", "when") and prep_wh(x, verb) != wh
+             and not (wh == "when" and _incident(pobj))]
     lifted = [Arg("adjunct", x, r, prep_wh(x, verb)) for x in other if (r := _edges(list(x.subtree)))]
     if wh == "when" and (pobj.like_num or pobj.ent_type_ in ("DATE", "TIME")):
         # a year or date has no 'of' phrase or manner of its own: the parser hangs the verb's on it
@@ -1967,7 +2014,14 @@ def _catvar_verb(word: str) -> str | None:
     if not verbs:
         return None
     known = _verb_lemmas()
-    return next((v for v in verbs if not known or v in known), None)
+    best = next((v for v in verbs if not known or v in known), None)
+    low = word.lower()
+    if best is not None and best != low and low in verbs and (not known or low in known) \
+            and deverbal._shared_prefix(low, best) < len(best) - 1:
+        # a noun spelled as a verb of its family whose best-attested verb is no stem of it is that
+        # verb ('breach', not 'broach'); 'closure' stays 'close', 'packages' 'pack'
+        return low
+    return best
 
 
 def noun_verb(noun: "Token") -> str | None:
@@ -1991,6 +2045,9 @@ def noun_verb(noun: "Token") -> str | None:
     if lemma in NOT_EVENTS or low in NOT_EVENTS:
         return None
     verb = _catvar_verb(lemma) or _catvar_verb(low)
+    if verb is None and any(c.dep_ == "prep" and c.lower_ == "of" and c.i > noun.i for c in noun.children) \
+            and noun.ent_type_ == "" and (g := _gerund_verb(noun)) is not None and g not in NOT_EVENTS:
+        return g  # a gerund CatVar lacks, with its 'of' phrase: 'the reopening of the museum', 'the storming of ...'
     if verb is None or verb == "be" or is_person(noun):
         return None  # 'being' ('human beings', 'the point being, ...') names no event of being
     if _derived(noun, verb):
@@ -2023,8 +2080,47 @@ def _derived(noun: "Token", verb: str | None = None) -> bool:
 LIGHT_VERBS = frozenset("have make take give suffer receive offer provide get win gain face undergo sustain "
                         "launch announce begin start complete conduct carry lead".split())
 NOMINAL_PREPS = frozenset("for to on against from by".split())
+# Verbs whose 'for' phrase is what is sought, no object ('an appeal for witnesses', 'a search for the boy').
+FOR_OBJECT_VERBS = frozenset("appeal call search hunt bid campaign ask apply wait hope pray look vote plea".split())
 # Light verbs whose subject undergoes the event its object names ('received criticism' -> who was criticized?).
 RECEIVING_VERBS = frozenset("receive suffer face undergo sustain get".split())
+
+
+# Nouns of a change in amount and the verb asked of what changes ('a rise in measles cases' -> what
+# rose?, 'cuts in funding' -> what was cut?): their 'in' phrase is what changes, not a place.
+CHANGE_NOUNS = {"rise": "rise", "fall": "fall", "increase": "increase", "decrease": "decrease",
+                "decline": "decline", "drop": "drop", "growth": "grow", "surge": "surge", "jump": "jump",
+                "slump": "slump", "dip": "dip", "reduction": "reduce", "cut": "cut", "spike": "spike"}
+# Verbs of changing amount that are asked without an object ('what increased?'), as QANom asks them.
+_CHANGE_INTRANSITIVE = frozenset("rise fall increase decrease decline drop grow surge jump slump dip spike".split())
+
+
+def _change_in(noun: "Token") -> "Token | None":
+    """The object of the 'in' phrase of a noun of change ('a rise in admissions', 'a sharp fall in
+    profits'): what rose or fell; not a time or a place ('a fall in 2019', 'a rise in London')."""
+    if noun.lemma_.lower() not in CHANGE_NOUNS or noun.tag_ not in ("NN", "NNS"):
+        return None
+    # 'a rise of 15% in donations': the parser hangs the 'in' phrase on the amount
+    amounts = [x for c in noun.children if c.dep_ == "prep" and c.lower_ == "of"
+               for x in c.children if x.dep_ == "pobj" and _nominal_head(x).ent_type_ in ("PERCENT", "MONEY", "QUANTITY")]
+    for c in [*noun.children, *(y for a in amounts for y in a.children)]:
+        if c.dep_ == "prep" and c.lower_ == "in" and c.i > noun.i:
+            pobj = next((x for x in c.children if x.dep_ == "pobj"), None)
+            if pobj is not None and not _is_time(pobj) and not _is_place(pobj):
+                return pobj
+    return None
+
+
+# Verbs that act on an event their object names without taking part in it ('investigating the
+# death', 'forced the evacuation', 'caused the cancellation', 'welcomed the inquiry', 'criticised the
+# handling'): their subject is no doer of the event. Not 'demand' ('demanded an inquiry' is often
+# no inquiry of the demander's own, but tests/agent/test_deverbal.py expects 'The committee demanded an
+# investigation' -> the committee investigated).
+EVENT_ACTING_VERBS = frozenset("""
+cause force prompt trigger spark provoke follow precede criticise criticize condemn investigate probe
+examine review oppose welcome block prevent stop halt delay postpone cancel bar ban kill end
+blame protest mark witness report expect predict fear order approve reject allow permit call urge
+""".split())
 
 
 def _light_verb(noun: "Token") -> "Token | None":
@@ -2041,6 +2137,8 @@ def _light_verb(noun: "Token") -> "Token | None":
     # 'featuring team competition' act on an event that others take part in (an 'of' phrase is no such
     # sign: 'resumed the evacuation of the city' is the army's evacuation)
     own_patient = any(c.dep_ == "compound" and c.i < noun.i and c.pos_ in ("NOUN", "PROPN") for c in noun.children)
+    if head.lemma_.lower() in EVENT_ACTING_VERBS:
+        return None
     return head if _derived(noun) and not own_patient else None
 
 
@@ -2055,7 +2153,39 @@ def suffix_free_event(noun: "Token") -> bool:
                                      or c.i > noun.i and _inquiry_into(c)) for c in noun.children) \
         or _light_verb(noun) is not None or _compound_patient(noun) is not None or _reported_clause(noun) is not None \
         or noun.tag_ == "NNS" and _plural_event(noun) or _doer_phrase(noun) is not None or _owned_happening(noun) \
-        or _partner_phrase(noun) is not None
+        or _partner_phrase(noun) is not None or _change_in(noun) is not None or _target_phrase(noun) is not None \
+        or noun.lemma_.lower() in UNDERGOER_NOUNS and noun.tag_ == "NN" and any(c.dep_ == "poss" for c in noun.children)
+
+
+# Verbs of handing over whose noun's 'to' phrase is the recipient ('the sale of the club to a consortium').
+TRANSFER_VERBS = frozenset("sell transfer loan hand deliver pay donate give supply grant lend send award".split())
+# Prepositions that tie a noun spelled like its verb to what the event is aimed at or about ('an
+# attack on a pensioner', 'a protest against the closure', 'a row over the format').
+TARGET_PREPS = frozenset("on against over".split())
+# Verbs whose 'on' phrase is no object: 'a vote on the plan' -> what did someone vote on?
+ON_PREP_VERBS = ON_OBJECT_VERBS | frozenset("vote comment decide agree speak rule act report".split())
+# Nouns whose 'against' phrase names the winner ('a heavy defeat against New Zealand').
+LOSS_NOUNS = frozenset("defeat loss".split())
+# Nouns of winning, whose 'over' phrase is the side beaten, often named by its country ('a win over England').
+WIN_NOUNS = frozenset("win victory triumph".split())
+
+
+def _target_phrase(noun: "Token") -> "Token | None":
+    """The object of an 'on' / 'against' / 'over' phrase right after a singular noun spelled like its
+    verb that NOMLEX lists ('an attack on a pensioner', 'a ban on smoking', 'a protest against the
+    closure', 'a row over the format'): what the event is aimed at or about. Not a time or a number
+    ('a win over the weekend', 'a rise over 20%'), nor a place except after 'against' (a side named
+    by its country: 'a defeat against New Zealand'), and not a noun NOMLEX does not list ('a wide
+    net against terrorists')."""
+    if noun.tag_ != "NN" or not (deverbal.nomlex_listed(noun.lemma_.lower()) or deverbal.nomlex_listed(noun.lower_)):
+        return None
+    c = next((c for c in noun.children if c.dep_ == "prep" and c.i == noun.i + 1 and c.lower_ in TARGET_PREPS), None)
+    pobj = None if c is None else next((x for x in c.children if x.dep_ == "pobj"), None)
+    named_side = c is not None and (c.lower_ == "against" or c.lower_ == "over" and noun.lemma_.lower() in WIN_NOUNS)
+    if pobj is None or _is_time(pobj) or _is_place(pobj) and not named_side or pobj.like_num \
+            or _nominal_head(pobj).ent_type_ in ("CARDINAL", "PERCENT", "MONEY", "QUANTITY", "DATE", "TIME"):
+        return None
+    return pobj
 
 
 def _partner_phrase(noun: "Token") -> "Token | None":
@@ -2072,6 +2202,26 @@ def _partner_phrase(noun: "Token") -> "Token | None":
             if pobj is not None and (entity_wh(pobj, acting=True) == "who" or _derived(noun)):
                 return pobj
     return None
+
+
+# Nominalizations whose possessor, with no 'of' phrase, is the one they happen to ('his arrest', 'the
+# club's relegation', 'her appointment'): the verbs of what institutions do to people.
+UNDERGOER_NOUNS = frozenset("""
+arrest detention imprisonment conviction execution abduction kidnapping murder killing relegation promotion
+dismissal sacking appointment election re-election reelection selection nomination deportation extradition
+capture sentencing acquittal suspension expulsion
+""".split())
+
+
+def _possessor_undergoes(noun: "Token") -> bool:
+    """Whether the possessor of a transitive nominalization is its patient: a noun of what is done
+    to people (``UNDERGOER_NOUNS``), or one with an 'as' phrase for the role given ('his election as
+    mayor', 'her appointment as chief executive'), and no 'of' phrase naming the patient ('the
+    gang's killing of a guard')."""
+    if any(c.dep_ == "prep" and c.lower_ == "of" for c in noun.children):
+        return False
+    return noun.lemma_.lower() in UNDERGOER_NOUNS or noun.lower_ in UNDERGOER_NOUNS or _derived(noun) and any(
+        c.dep_ == "prep" and c.lower_ == "as" and c.i > noun.i for c in noun.children)
 
 
 def _owned_happening(noun: "Token") -> bool:
@@ -2163,6 +2313,8 @@ def _possessor(pronoun: "Token") -> tuple["Token", tuple[int, int]] | None:
         return (subj, (subj.i, subj.i)) if agrees else None
     if subj is None or entity_wh(subj, acting=True) != "who":
         return None
+    if any(c.dep_ == "poss" and c.pos_ in ("NOUN", "PROPN") and entity_wh(c) == "who" for c in subj.children):
+        return None  # 'The victim's family have paid tribute to him after his death': his is the victim's
     rng = _phrase(subj, drop=("relcl", "acl"))
     return (subj, rng) if rng else None
 
@@ -2220,8 +2372,27 @@ def nominal_qas(noun: "Token", doc) -> list[ParsedQA]:
             else:
                 add(f"{wh} {vf.past(verb)}?" if intransitive else f"{wh} {vf.past(verb)} something?", subj[0], subj[1],
                     "subject")
+    changed, target = _change_in(noun), _target_phrase(noun)
+    if changed is not None:
+        # 'announced a rise in donations': the subject does not rise; what changes is in the 'in' phrase
+        out.clear()
+        if changed.head.head.i != noun.i:  # hung on the amount ('a rise of 15% in donations')
+            add(f"{entity_wh(changed)} {vf.past(verb)}?" if verb in _CHANGE_INTRANSITIVE else
+                f"{entity_wh(changed)} was {vf.participle(verb)}?", changed, _phrase(changed), "subject")
     for c in noun.children:
-        if c.dep_ == "prep" and c.lower_ == "of":
+        if changed is not None and changed.head.i == c.i:
+            # 'a rise in measles cases': what rose? -> measles cases; 'cuts in funding': what was cut?
+            if verb in _CHANGE_INTRANSITIVE:
+                add(f"{entity_wh(changed)} {vf.past(verb)}?", changed, _phrase(changed), "subject")
+            else:
+                add(f"{entity_wh(changed)} was {vf.participle(verb)}?", changed, _phrase(changed), "object")
+        elif c.dep_ == "prep" and c.lower_ == "of" and noun.lemma_.lower() in CHANGE_NOUNS and (
+                pobj := next((x for x in c.children if x.dep_ == "pobj"), None)) is not None \
+                and _nominal_head(pobj).ent_type_ in ("PERCENT", "MONEY", "QUANTITY"):
+            # 'a rise of 20%': how much did something rise?, not what rose
+            add(f"how much did something {verb}?" if verb in _CHANGE_INTRANSITIVE else
+                f"how much was something {vf.participle(verb)}?", pobj, _phrase(pobj, drop=("prep",)), "adjunct")
+        elif c.dep_ == "prep" and c.lower_ == "of":
             pobj = next((x for x in c.children if x.dep_ == "pobj"), None)
             if pobj is None:
                 continue
@@ -2239,9 +2410,17 @@ def nominal_qas(noun: "Token", doc) -> list[ParsedQA]:
             owner = _possessor(c)  # 'Shahnaz ... her marriage': Shahnaz married
             if owner is not None:
                 c, rng = owner
+            if not intransitive and _possessor_undergoes(noun):
+                # 'her election as party leader', 'the club's relegation': she was elected, it was relegated
+                add(f"{wh} was {vf.participle(verb)}?", c, rng, "object")
+                continue
             q = f"{wh} {vf.past(verb)}?" if intransitive else f"{wh} {vf.past(verb)} something?"
             add(q, c, rng, "subject")
-        elif c.dep_ == "compound" and c.i < noun.i and c.pos_ in ("NOUN", "PROPN") and (
+        elif c.dep_ == "prep" and c.lower_ == "as" and c.i > noun.i and not intransitive and _possessor_undergoes(noun) \
+                and (role := next((x for x in c.children if x.dep_ == "pobj"), None)) is not None:
+            # 'her election as party leader': what was someone elected as? -> party leader
+            add(f"what was someone {vf.participle(verb)} as?", role, _phrase(role), "prep-object")
+        elif c.dep_ == "compound" and c.i < noun.i and c.pos_ in ("NOUN", "PROPN") and not _duration_modifier(c) and (
                 _derived(noun) or c.i == getattr(_compound_patient(noun), "i", -1) or c.ent_type_ in ("GPE", "LOC")):
             wh = entity_wh(c)
             rng = _edges(list(c.subtree))
@@ -2257,6 +2436,19 @@ def nominal_qas(noun: "Token", doc) -> list[ParsedQA]:
                 add(f"who {vf.past(verb)} something?", c, rng, "subject")
             else:
                 add(f"{wh} was {vf.participle(verb)}?", c, rng, "object")
+        elif c.dep_ == "prep" and c.lower_ == "to" and c.i > noun.i and verb in TRANSFER_VERBS and not intransitive \
+                and (to := next((x for x in c.children if x.dep_ == "pobj"), None)) is not None \
+                and _nominal_head(to).ent_type_ not in ("GPE", "LOC", "FAC", "DATE", "TIME") and not _is_time(to):
+            # 'the sale of the club to a US consortium': who was something sold to?, not where
+            add(f"who was something {vf.participle(verb)} to?", to, _phrase(to), "prep-object")
+        elif target is not None and target.head.i == c.i and (c.lower_ != "on" or verb in ON_PREP_VERBS or intransitive):
+            wh = entity_wh(target, acting=True)
+            if c.lower_ == "against" and noun.lemma_.lower() in LOSS_NOUNS:
+                # 'a heavy defeat against New Zealand': New Zealand won
+                add(f"{wh} {vf.past(verb)} someone?", target, _phrase(target), "subject")
+            else:  # 'a protest against the closure', 'a row over the format', 'a vote on the plan'
+                add(f"{wh} did {'someone' if wh == 'who' else 'something'} {verb} {c.lower_}?", target,
+                    _phrase(target), "prep-object")
         elif c.dep_ == "prep" and c.i > noun.i and (c.lower_ in NOMINAL_PREPS and prep_wh(c, noun) not in ("when", "where")
                                                     or _inquiry_into(c)):
             pobj = next((x for x in c.children if x.dep_ == "pobj"), None)
@@ -2265,7 +2457,9 @@ def nominal_qas(noun: "Token", doc) -> list[ParsedQA]:
             wh = entity_wh(pobj, acting=c.lower_ in ("from", "by"))
             if c.lower_ in ("from", "by"):
                 add(f"{wh} {vf.past(verb)} something?", pobj, _phrase(pobj), "subject")
-            elif intransitive:  # 'his response to the pandemic': what did something respond to?, not 'was responded'
+            elif intransitive or c.lower_ == "for" and verb in FOR_OBJECT_VERBS:
+                # 'his response to the pandemic': what did something respond to?, not 'was responded';
+                # 'an appeal for witnesses': who did someone appeal for?, not 'who was appealed?'
                 add(f"{wh} did {'someone' if wh == 'who' else 'something'} {verb} {c.lower_}?", pobj, _phrase(pobj),
                     "prep-object")
             else:
@@ -2389,6 +2583,136 @@ def clause_event_qas(noun: "Token", doc) -> list[ParsedQA]:
     q = f"{wh} was involved in {event}?"
     text, at = _text(doc, subj[1])
     return [ParsedQA(noun.text, "nominal", q, text, noun.idx, at, "subject" if verb in INTRANSITIVE else "object")]
+
+
+def _doer_after(noun: "Token", head: "Token") -> "Token | None":
+    """The object of a 'from' / 'by' phrase that names a doer, hung on the noun or, right after it, on
+    the verb its phrase hangs on ('under scrutiny from a panel of MPs', 'under attack from parents')."""
+    for c in [*noun.children, *head.children]:
+        if c.dep_ == "prep" and c.lower_ in ("from", "by") and c.i > noun.i \
+                and (c.head.i == noun.i or c.i == noun.right_edge.i + 1):
+            pobj = next((x for x in c.children if x.dep_ == "pobj"), None)
+            if pobj is not None and _nominal_head(pobj).ent_type_ not in ("GPE", "LOC", "FAC", "DATE", "TIME") \
+                    and not _is_time(pobj):
+                return pobj
+    return None
+
+
+# 'under' + a noun that names a state or a measure, not an event done to the subject.
+UNDER_STATES = frozenset("pressure control way age oath contract licence license threat water fire".split())
+
+
+def under_event_qas(noun: "Token", doc) -> list[ParsedQA]:
+    """'is under scrutiny from a panel', 'came under attack', 'remains under investigation': a bare
+    event noun after 'under' says that the clause's subject undergoes it (what was scrutinized? -> the
+    decision), and a 'from' / 'by' phrase names who does it."""
+    prep = noun.head
+    if noun.dep_ != "pobj" or prep.lower_ != "under" or prep.dep_ != "prep" or noun.tag_ != "NN" \
+            or any(c.dep_ in ("det", "poss") for c in noun.children):
+        return []
+    if noun.lower_ in UNDER_STATES:
+        return []
+    verb = noun_verb(noun) or (_catvar_verb(noun.lower_) if deverbal.nomlex_listed(noun.lower_) else None)
+    if verb is None or verb in INTRANSITIVE:
+        return []
+    out = []
+    subj = _subject_of(prep.head)
+    if subj is not None and subj[1] is not None and subj[0].lower_ not in _REL_PRONOUNS:
+        text, at = _text(doc, subj[1])
+        out.append(ParsedQA(noun.text, "nominal", f"{entity_wh(subj[0])} was {vf.participle(verb)}?", text, noun.idx, at,
+                            "object"))
+    if (doer := _doer_after(noun, prep.head)) is not None and (rng := _phrase(doer)) is not None:
+        text, at = _text(doc, rng)
+        wh = entity_wh(doer, acting=True)
+        out.append(ParsedQA(noun.text, "nominal", f"{wh} {vf.past(verb)} something?", text, noun.idx, at, "subject"))
+    return out
+
+
+# Nouns made of a verb and its particle, which CatVar does not relate to the verb: verb, particle,
+# and the preposition of the verb's object ('crack down on'), "" for a verb that takes an object, or
+# None for one that takes none ('walk out').
+PARTICLE_NOUNS = {"crackdown": ("crack", "down", "on"), "clampdown": ("clamp", "down", "on"),
+                  "takeover": ("take", "over", ""), "shutdown": ("shut", "down", ""), "bailout": ("bail", "out", ""),
+                  "buyout": ("buy", "out", ""), "handover": ("hand", "over", ""), "payout": ("pay", "out", ""),
+                  "walkout": ("walk", "out", None), "breakdown": ("break", "down", None), "pullout": ("pull", "out", None),
+                  "comeback": ("come", "back", None)}
+# Verbs whose subject does what their particle-noun object names ('announced a crackdown', 'staged a walkout').
+PARTICLE_LIGHT_VERBS = LIGHT_VERBS | frozenset("stage hold plan threaten complete".split())
+
+
+def particle_noun_qas(noun: "Token", doc) -> list[ParsedQA]:
+    """'a crackdown on illegal waste sites' (what was cracked down on?), 'the takeover of the airline by
+    a rival' (what was taken over? who took over something?), 'Nurses will stage a walkout' (who
+    walked out?): nouns of a verb and its particle, with the arguments of the verb's own phrase."""
+    entry = PARTICLE_NOUNS.get(noun.lemma_.lower()) or PARTICLE_NOUNS.get(noun.lower_)
+    if entry is None or noun.pos_ != "NOUN":
+        return []
+    verb, part, prep = entry
+    out = []
+
+    def add(q: str, head: "Token", rng: tuple[int, int] | None, role: str) -> None:
+        if rng is not None:
+            text, at = _text(doc, rng)
+            out.append(ParsedQA(noun.text, "nominal", q, text, noun.idx, at, role))
+
+    def doer(head: "Token", rng: tuple[int, int] | None) -> None:
+        wh = entity_wh(head, acting=True)
+        add(f"{wh} {vf.past(verb)} {part}?" if prep is None or prep else f"{wh} {vf.past(verb)} {part} something?",
+            head, rng, "subject")
+
+    by_doer = prep == "" and any(c.dep_ == "prep" and c.lower_ == "by" and c.i > noun.i for c in noun.children)
+    for c in noun.children:
+        pobj = next((x for x in c.children if x.dep_ == "pobj"), None) if c.dep_ == "prep" else None
+        if c.dep_ == "poss" and c.lower_ not in ("its", "their") and by_doer:
+            # 'the club's takeover by a consortium': the club was taken over
+            add(f"{entity_wh(c)} was {vf.participle(verb)} {part}?", c, _phrase(c, drop=("case",)), "object")
+        elif c.dep_ == "poss" and c.lower_ not in ("its", "their"):
+            doer(c, _phrase(c, drop=("case",)))
+        elif pobj is None or c.i < noun.i:
+            continue
+        elif prep and c.lower_ == prep:
+            add(f"{entity_wh(pobj)} was {vf.participle(verb)} {part} {prep}?", pobj, _phrase(pobj), "prep-object")
+        elif c.lower_ == "of" and prep is None:
+            add(f"{entity_wh(pobj)} {vf.past(verb)} {part}?", pobj, _phrase(pobj), "subject")
+        elif c.lower_ == "of" and prep == "":
+            add(f"{entity_wh(pobj)} was {vf.participle(verb)} {part}?", pobj, _phrase(pobj), "object")
+        elif c.lower_ == "by" and not _is_time(pobj) or c.lower_ == "from" and entity_wh(pobj, acting=True) == "who":
+            doer(pobj, _phrase(pobj))
+    head = noun.head
+    if not any(q.role == "subject" for q in out) and noun.dep_ == "dobj" and head.pos_ == "VERB" \
+            and head.lemma_.lower() in PARTICLE_LIGHT_VERBS and (subj := _subject_of(head)) is not None:
+        doer(subj[0], subj[1])
+    return out
+
+
+# Nouns of saying that a verb of saying is done 'in' ('said in a statement'): the noun's verb and
+# whether the sayer does it (a statement is stated by the sayer, an interview is given to someone
+# who asks: the sayer is interviewed).
+SPEECH_NOUNS = {"statement": ("state", True), "announcement": ("announce", True), "speech": ("speak", True),
+                "tweet": ("tweet", True), "post": ("post", True), "interview": ("interview", False),
+                "briefing": ("brief", True), "remarks": ("remark", True), "comments": ("comment", True)}
+
+
+def speech_event_qas(noun: "Token", doc) -> list[ParsedQA]:
+    """'the company said in a statement', 'she told the BBC in an interview': a noun of saying with
+    no argument of its own, in an 'in' phrase of a verb of saying, is that verb's subject's act (who
+    stated something? -> the company; who was interviewed? -> she)."""
+    entry = SPEECH_NOUNS.get(noun.lower_)
+    prep = noun.head
+    if entry is None or noun.dep_ != "pobj" or prep.lower_ not in ("in", "during") or prep.dep_ != "prep" \
+            or prep.head.pos_ != "VERB" or prep.head.lemma_.lower() not in SENTIENT_VERBS:
+        return []
+    if any(c.dep_ in ("poss", "compound", "prep", "acl", "relcl") for c in noun.children):
+        return []  # 'in his statement to the court': the phrase says whose it is, and the rules above read it
+    subj = _subject_of(prep.head)
+    if subj is None or subj[1] is None or subj[0].lower_ in _REL_PRONOUNS:
+        return []
+    verb, doer = entry
+    wh = entity_wh(subj[0], acting=doer)
+    q = (f"{wh} {vf.past(verb)}?" if verb in ("speak",) else f"{wh} {vf.past(verb)} something?") if doer \
+        else f"{wh} was {vf.participle(verb)}?"
+    text, at = _text(doc, subj[1])
+    return [ParsedQA(noun.text, "nominal", q, text, noun.idx, at, "subject" if doer else "object")]
 
 
 # Verbs and words that say what someone is charged with, accused, convicted or suspected of: the
@@ -2934,7 +3258,9 @@ def read_qas(text: str) -> list[ParsedQA]:
         elif tok.pos_ == "NOUN" and (verb_qa := _imperative_read_as_compound(tok, doc)) is not None:
             out.append(verb_qa)
         elif tok.pos_ == "NOUN":
-            out.extend(title_qas(tok, doc) or nominal_qas(tok, doc) or agent_role_qas(tok, doc)
+            out.extend(title_qas(tok, doc) or under_event_qas(tok, doc) or speech_event_qas(tok, doc)
+                       or particle_noun_qas(tok, doc)
+                       or nominal_qas(tok, doc) or agent_role_qas(tok, doc)
                        or clause_event_qas(tok, doc) or manner_event_qas(tok, doc) or charge_qas(tok, doc))
             out.extend(event_purpose_qas(tok, doc))
         elif tok.dep_ == "amod" and tok.pos_ == "VERB":
@@ -2953,8 +3279,26 @@ def read_qas(text: str) -> list[ParsedQA]:
             continue
         if text[a_at:a_end].lower() in _WH_ALONE:
             continue  # a relative or wh-pronoun whose antecedent was not found ('who voted? -> who') says nothing
+        a_end = _before_final_stop(text, a_at, a_end)
         res.append(ParsedQA(text[p_at:p_end], q.predicate_type, q.question, text[a_at:a_end], p_at, a_at, q.role))
     return res
+
+
+_ABBREVIATIONS = frozenset("inc ltd co corp jr sr st bros plc llc dr mr mrs ms no vs etc".split())
+
+
+def _before_final_stop(text: str, start: int, end: int) -> int:
+    """The end of an answer without the text's closing full stop, which the tokenizer glued to its last
+    word ('for a fee of £40m.', 'to save 300 jobs.'); an abbreviation keeps it ('U.S.', 'Apple Inc.'), and
+    so does a capitalised word, which may be one ('in Mankato, Minn.')."""
+    if end <= start + 1 or text[end - 1] != "." or text[end:].strip():
+        return end
+    word = text[start:end - 1].rsplit(None, 1)[-1] if text[start:end - 1].split() else ""
+    if "." in word or word.lower().strip("(\"'") in _ABBREVIATIONS or len(word) == 1:
+        return end
+    if word[:1].isupper() and not any(ch.isdigit() for ch in word):
+        return end  # 'Mankato, Minn.' or 'Joan Van Ark.': a name's abbreviation cannot be told from its end
+    return end - 1
 
 
 def _in_fixed_phrase(noun: "Token") -> bool:
