@@ -32,21 +32,27 @@ def lexfiles(data_noun: Path) -> dict[str, int]:
     return out
 
 
-def thing_nouns(wordnet_dir: Path) -> list[str]:
+def noun_senses(wordnet_dir: Path) -> list[tuple[str, list[int]]]:
+    """Every single-word noun of ``index.noun`` with the lexicographer file of each of its senses,
+    most frequent sense first."""
     lex = lexfiles(wordnet_dir / "data.noun")
-    words = []
+    out = []
     for line in (wordnet_dir / "index.noun").read_bytes().decode("utf-8").splitlines():
         if not line or line.startswith("  "):
             continue
         parts = line.split()
         lemma = parts[0]
-        if "_" in lemma or not lemma.isalpha() or not lemma.endswith(("er", "or")) or len(lemma) < 5:
+        if "_" in lemma or not lemma.isalpha():
             continue
         n_pointers = int(parts[3])
         synsets = parts[4 + n_pointers + 2:]  # after the pointer symbols, sense_cnt and tagsense_cnt
-        if not any(lex[s] == PERSON_LEXFILE for s in synsets[:2]):
-            words.append(lemma)
-    return sorted(words)
+        out.append((lemma, [lex[s] for s in synsets]))
+    return out
+
+
+def thing_nouns(wordnet_dir: Path) -> list[str]:
+    return sorted(lemma for lemma, files in noun_senses(wordnet_dir)
+                  if lemma.endswith(("er", "or")) and len(lemma) >= 5 and PERSON_LEXFILE not in files[:2])
 
 
 def main(argv: list[str]) -> int:

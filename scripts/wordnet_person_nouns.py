@@ -16,7 +16,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from wordnet_er_nouns import PERSON_LEXFILE, lexfiles  # same folder
+from wordnet_er_nouns import PERSON_LEXFILE, noun_senses  # same folder
 
 OUT = Path(__file__).resolve().parents[1] / "factgrain" / "agent" / "lexicon" / "person_nouns.txt"
 HEADER = """# Single-word nouns whose first WordNet 3.0 sense is in the lexicographer file noun.person (chemist,
@@ -30,20 +30,8 @@ HEADER = """# Single-word nouns whose first WordNet 3.0 sense is in the lexicogr
 
 
 def person_nouns(wordnet_dir: Path) -> list[str]:
-    lex = lexfiles(wordnet_dir / "data.noun")
-    words = []
-    for line in (wordnet_dir / "index.noun").read_bytes().decode("utf-8").splitlines():
-        if not line or line.startswith("  "):
-            continue
-        parts = line.split()
-        lemma = parts[0]
-        if "_" in lemma or not lemma.isalpha() or len(lemma) < 3:
-            continue
-        n_pointers = int(parts[3])
-        synsets = parts[4 + n_pointers + 2:]  # after the pointer symbols, sense_cnt and tagsense_cnt
-        if synsets and lex[synsets[0]] == PERSON_LEXFILE:
-            words.append(lemma)
-    return sorted(words)
+    return sorted(lemma for lemma, files in noun_senses(wordnet_dir)
+                  if len(lemma) >= 3 and files and files[0] == PERSON_LEXFILE)
 
 
 def main(argv: list[str]) -> int:
