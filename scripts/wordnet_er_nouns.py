@@ -55,14 +55,19 @@ def thing_nouns(wordnet_dir: Path) -> list[str]:
                   if lemma.endswith(("er", "or")) and len(lemma) >= 5 and PERSON_LEXFILE not in files[:2])
 
 
-def main(argv: list[str]) -> int:
+def write_list(argv: list[str], select, out: Path, header: str, usage: str) -> int:
+    """The command line of both generators: one argument, the WordNet folder; ``select`` picks the nouns."""
     if len(argv) != 1:
-        print(__doc__, file=sys.stderr)
+        print(usage, file=sys.stderr)
         return 2
-    words = thing_nouns(Path(argv[0]))
-    OUT.write_text(HEADER + "\n".join(words) + "\n")
-    print(f"{len(words)} nouns -> {OUT}")
+    words = select(Path(argv[0]))
+    out.write_text(header + "\n".join(words) + "\n")
+    print(f"{len(words)} nouns -> {out}")
     return 0
+
+
+def main(argv: list[str]) -> int:
+    return write_list(argv, thing_nouns, OUT, HEADER, __doc__)
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from wordnet_er_nouns import PERSON_LEXFILE, noun_senses  # same folder
+from wordnet_er_nouns import PERSON_LEXFILE, noun_senses, write_list  # same folder
 
 OUT = Path(__file__).resolve().parents[1] / "factgrain" / "agent" / "lexicon" / "person_nouns.txt"
 HEADER = """# Single-word nouns whose first WordNet 3.0 sense is in the lexicographer file noun.person (chemist,
@@ -35,13 +35,7 @@ def person_nouns(wordnet_dir: Path) -> list[str]:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 1:
-        print(__doc__, file=sys.stderr)
-        return 2
-    words = person_nouns(Path(argv[0]))
-    OUT.write_text(HEADER + "\n".join(words) + "\n")
-    print(f"{len(words)} nouns -> {OUT}")
-    return 0
+    return write_list(argv, person_nouns, OUT, HEADER, __doc__)
 
 
 if __name__ == "__main__":
