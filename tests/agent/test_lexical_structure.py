@@ -349,3 +349,17 @@ def test_polarity_is_read_on_the_occurrence_nearest_the_answer(text, expected):
     report = factgrain.check(text, reference, verifier="lexical", span_mode="parse")
     software = [r for r in report.results if r.unit.answer == "its software"]
     assert software and all(r.status == expected for r in software), [(r.unit.question, r.status) for r in report.results]
+
+
+def test_the_answers_own_gendered_noun_in_the_predicates_sentence_is_no_swap():
+    # 'females' is four edges from 'wander', 'males' one: a sentence checked against itself is no swap
+    text = "In some species males are not territorial and wander widely in search of females."
+    got = structure("what does someone wander in search of?", "females", text, text, "wander")
+    assert got["person_swap"] == 0.0
+
+
+def test_the_verb_like_is_a_predicate_not_a_copula():
+    # 'like' is a stopword as a preposition; as a verb it relates its arguments like any other
+    text = "I was a writer, and she always liked my writings, so I was like, let's do this."
+    got = structure("what did someone like?", "my writings", text, text, "liked")
+    assert got["lem_pred_ans_sent"] == 1.0 and got["copula_claim_cov"] == 1.0

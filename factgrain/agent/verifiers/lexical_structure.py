@@ -134,6 +134,13 @@ def _is_content(tok: "Token") -> bool:
             and low not in _lf.STOPWORDS and low not in _lf.NEGATIONS and tok.lemma_.lower() not in _lf.STOPWORDS)
 
 
+def _content_predicate(tok: "Token") -> bool:
+    """Whether the predicate relates something itself. 'like' is a stopword as a preposition, but the
+    verb ('she liked my writings') is no copula: without this it was read as one and its claim looked
+    for in the question's other words (0.39 against the sentence itself)."""
+    return _is_content(tok) or (tok.pos_ == "VERB" and tok.lemma_.lower() == "like")
+
+
 def _local_doubt(tok: "Token") -> bool:
     if tok.lemma_.lower() in HEDGE_LEMMAS or tok.lower_ in HEDGE_LEMMAS:
         return True
@@ -313,7 +320,7 @@ def read_reference(reference: str) -> RefStructure:
     sent_sets: list[set[str]] = [set() for _ in spans]
     sent_tokens: list[list[int]] = [[] for _ in spans]
     for j, t in enumerate(tokens):
-        keys = _keys(t) if _is_content(t) else ()
+        keys = _keys(t) if _content_predicate(t) else ()
         keys = keys + _agent_noun_keys(t)
         if t.ent_type_:
             keys = keys + (_TYPE_KEY.format(t.ent_type_),)
@@ -412,7 +419,7 @@ def read_unit(*, answer: str, question: str, sentence: str, predicate: str | Non
         ans_keys = [_keys(t) for t in content]
         ans_named = tuple(t.pos_ in ("PROPN", "NUM") for t in content)
     pred_tok = _predicate_token(predicate, sent_doc)
-    if pred_tok is not None and _is_content(pred_tok):
+    if pred_tok is not None and _content_predicate(pred_tok):
         # "who visits? -> 400,000 people" against "400,000 visitors": a neutral person noun is also found as
         # the agent noun the reference derives from the predicate (visit / visitor, vote / voter)
         agent = _agent_noun_key(_keys(pred_tok)[0])
@@ -426,7 +433,7 @@ def read_unit(*, answer: str, question: str, sentence: str, predicate: str | Non
     else:
         head_keys = ()
     # a copula or auxiliary ("was") relates nothing by itself: the complement carries the unit
-    pred_keys = _keys(pred_tok) if pred_tok is not None and _is_content(pred_tok) else ()
+    pred_keys = _keys(pred_tok) if pred_tok is not None and _content_predicate(pred_tok) else ()
     # the question is not parsed (one parse per unit would double the cost); its normalised words match the
     # surface keys every reference token also carries
     context = {k for t in sent_doc if _is_content(t) for k in _keys(t)} | set(_lf.content_tokens(question or ""))
@@ -716,7 +723,9 @@ def _role_clash(unit: UnitReading, ref: RefStructure) -> bool:
 
 def _person_swap(unit: UnitReading, ref: RefStructure) -> bool:
     """The answer's gendered person noun is never related to the predicate's lemma in the reference, and
-    its opposite is ("arrested two women" against "arrested two men"), within three dependency edges."""
+    its opposite is ("arrested two women" against "arrested two men"), within three dependency edges. The
+    answer's own noun anywhere in a sentence with the predicate rules it out: "males ... wander widely in
+    search of females" puts 'females' four edges from 'wander' and 'males' one."""
     if not unit.gender_keys or not unit.pred_keys:
         return False
     opposite = (_gender_opposites()[unit.gender_keys[0]],)
@@ -727,13 +736,10 @@ def _person_swap(unit: UnitReading, ref: RefStructure) -> bool:
                  or any(k[:5] in pred_prefix for k in ref.tok_keys[j] if len(k) >= 5)]
         if not preds:
             continue
-        for j in toks:
-            keys = frozenset(ref.tok_keys[j])
-            own, opp = _hit(unit.gender_keys, keys), _hit(opposite, keys)
-            if (own or opp) and any(_tree_distance(ref.tokens[j], p, 3) <= 3 for p in preds):
-                if own:
-                    return False
-                swapped = True
+        if any(_hit(unit.gender_keys, frozenset(ref.tok_keys[j])) for j in toks):
+            return False
+        swapped = swapped or any(_hit(opposite, frozenset(ref.tok_keys[j]))
+                                 and any(_tree_distance(ref.tokens[j], p, 3) <= 3 for p in preds) for j in toks)
     return swapped
 
 
