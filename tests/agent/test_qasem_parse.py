@@ -1570,3 +1570,14 @@ def test_the_for_phrase_of_a_noun_of_seeking_is_what_is_sought():
     got = qas("Police have issued an appeal for witnesses.")
     assert all(not (p == "appeal" and q.endswith("was appealed?")) for p, q, _ in got), got
     assert any(p == "appeal" and q.endswith("appeal for?") and a == "witnesses" for p, q, a in got), got
+
+
+@pytest.mark.parametrize("sentence, question", [
+    ("Tom Reed is not the director of the museum.", "who isn't the director of the museum?"),
+    ("She has never been a member of the party.", "who has never been a member of the party?"),
+    ("He may not be the owner.", "who may not be the owner?"),
+])
+def test_a_negated_copula_is_asked_with_its_negation(sentence, question):
+    qas = read_qas(sentence)
+    assert question in [q.question for q in qas]
+    assert not any(q.question == "who directed something?" for q in qas)  # no one directs

@@ -434,3 +434,26 @@ async def test_offline_a_source_qualifier_is_checked_on_who_says_it_not_on_accor
     assert by_value["According to police"].label == "unsupported", by_value
     assert by_value["because of an earthquake"].label == "unsupported", by_value
     assert "base" not in fact.failing_components
+
+
+def test_a_negated_copula_keeps_its_negation_in_the_relation():
+    (fact,) = rules.facts("Tom Reed is not the director of the museum.")
+    assert fact.relation_text == "is not"
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("The match was held in Leeds.", "supported"),
+    ("The match was not held in Leeds.", "unsupported"),      # the negation after the auxiliary
+    ("The match wasn't held in Leeds.", "unsupported"),
+    ("Tom Reed is not the director of the museum.", "unsupported"),  # a negated copula
+    ("Three men were arrested on Saturday.", "unsupported"),  # no object: the subject is the claim
+    ("Three critics praised the opera.", "unsupported"),      # the subject is claimed as much as the object
+    ("Two critics praised the opera.", "supported"),
+])
+def test_offline_facts_are_checked_on_their_verb_and_both_arguments(text, expected):
+    import factgrain
+
+    reference = ("The match was held in Leeds. Tom Reed is the director of the museum. Two men were arrested "
+                 "on Saturday. Two critics praised the opera.")
+    report = factgrain.check(text, reference, method="triqua", verifier="lexical", span_mode="parse")
+    assert report.scores.label == expected, [(r.unit.statement(), r.status) for r in report.results]

@@ -114,4 +114,5 @@ def get_decomposer(method: str, backend: Backend, **options: Any) -> Decomposer:
         factory = _DECOMPOSERS.get(prefix + ":")
         if factory is not None:
             return factory(variant, backend, **options)
-    raise ConfigurationError(f"unknown method {method!r}; available: {', '.join(available_methods())}")
+    shown = [m + "<variant>" if m.endswith(":") else m for m in available_methods()]  # 'claims:<variant>'
+    raise ConfigurationError(f"unknown method {method!r}; available: {', '.join(shown)}")

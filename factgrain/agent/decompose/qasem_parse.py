@@ -1917,7 +1917,7 @@ def copular_qas(be: "Token", doc) -> list[ParsedQA]:
         if kind is not None and not is_person(kind):
             wh = "what"
     aux = [c.lower_ for c in be.children if c.dep_ == "aux" and c.i < be.i and c.lower_ != "to"]
-    be_words = " ".join(aux + [_finite_be(be, aux)])
+    be_words = " ".join(_negated_be(aux + [_finite_be(be, aux)], be))
     out = []
     extraposed = head.dep_ in ("xcomp", "ccomp")  # 'It is likely | to rain': not in the question
     for comp in _complements(be):
@@ -1936,8 +1936,9 @@ def copular_qas(be: "Token", doc) -> list[ParsedQA]:
                                     s_at, "subject"))
     if not out:
         return []
+    negated = any(c.dep_ == "neg" for c in be.children)
     for comp in _complements(be):
-        verb = agent_noun_verb(comp)
+        verb = agent_noun_verb(comp) if not negated else None  # 'is not the director': no one directs
         if verb is not None:
             # 'X is a director' -> who directed? -> X (QANom asks the agent noun as a verb)
             out.append(ParsedQA(comp.text, "nominal", f"{wh} {vf.past(verb)} something?", s_text, comp.idx, s_at,
@@ -1964,11 +1965,25 @@ def copular_qas(be: "Token", doc) -> list[ParsedQA]:
         if prng is None:
             continue
         p_text, p_at = _text(doc, prng)
-        lead = aux[0] if aux else _finite_be(be, aux)
-        rest = " ".join(aux[1:] + [be.lower_]) if aux else ""
+        lead, *more = _negated_be(aux + [be.lower_] if aux else [_finite_be(be, aux)], be)
+        rest = " ".join(more)
         q = f"{w} {lead} {ph} {rest + ' ' if rest else ''}{c_short}?"
         out.append(ParsedQA(be.text, "copular", q, p_text, be.idx, p_at, "adjunct"))
     return out
+
+
+def _negated_be(words: list[str], be: "Token") -> list[str]:
+    """A copula's words as a question writes them, with its negation: ['is'] -> ["isn't"], ['has',
+    'been'] -> ["hasn't", 'been'], ['may', 'be'] -> ['may', 'not', 'be'], 'never' after the first
+    word. A negated copula asked without it states the opposite of its sentence."""
+    neg = next((c for c in be.children if c.dep_ == "neg"), None)
+    if neg is None or not words:
+        return words
+    if neg.lower_ == "never":
+        return words[:1] + ["never"] + words[1:]
+    if words[0] in _UNCONTRACTED or words[0] == "am":
+        return words[:1] + ["not"] + words[1:]
+    return [_NEG_AUX.get(words[0], words[0] + "n't")] + words[1:]
 
 
 def _numbered(tok: "Token") -> bool:

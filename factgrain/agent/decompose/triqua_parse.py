@@ -179,7 +179,10 @@ def _copula_fact(be: Token, doc) -> ParsedFact | None:
         if rng is not None:
             quals.append(ParsedQualifier(qualifier_type(toks), _chars(doc, rng)))
     quals.sort(key=lambda q: q.range[0])
-    relation = _chars(doc, (rel_start, be.i))
+    # 'is not the director': the negation follows the copula, and belongs in the relation
+    rel_end = max([c.i for c in be.children if c.dep_ == "neg" and c.i > be.i and (obj is None or c.i < obj[0])]
+                  + [be.i])
+    relation = _chars(doc, (rel_start, rel_end))
     return ParsedFact(_chars(doc, srng), relation, doc.text[relation[0]:relation[1]], _chars(doc, obj),
                       quals[:MAX_QUALIFIERS])
 
