@@ -36,3 +36,19 @@ REFERENCE = (
 ])
 def test_slot_clash(answer, sentence, predicate, expected):
     assert slot_clash(answer=answer, sentence=sentence, predicate=predicate, reference=REFERENCE) is expected
+
+
+@pytest.mark.parametrize("answer, sentence, predicate, reference, expected", [
+    # another place of the same article in the event's 'in' phrase (an intrinsic swap)
+    ("Scotland", "I'd like to run in Scotland.", "run", "I'd like to run in Birmingham. Scotland's team is strong.", True),
+    ("Birmingham", "I'd like to run in Birmingham.", "run", "I'd like to run in Birmingham. Scotland's team is strong.",
+     False),
+    # a coordinated place fills the role as well, however the parser hangs it
+    ("London", "She has performed in London.", "performed", "She has performed in Paris and London over the years.",
+     False),
+    ("York", "The band played in York.", "played", "The band played in Leeds on Friday and in York on Saturday.", False),
+    # places only: another kind of filler of 'in' is no clash for a predicate with several
+    ("Leeds", "The firm invested in Leeds.", "invested", "The firm invested in Acme Robotics last year.", False),
+])
+def test_another_place_in_the_events_place_slot_is_a_clash(answer, sentence, predicate, reference, expected):
+    assert slot_clash(answer=answer, sentence=sentence, predicate=predicate, reference=reference) is expected
