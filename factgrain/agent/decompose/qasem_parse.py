@@ -2832,6 +2832,8 @@ def agent_role_qas(noun: "Token", doc) -> list[ParsedQA]:
     verb = agent_noun_verb(noun)
     if verb is None or noun.tag_ != "NN":
         return []
+    if noun.dep_ == "attr" and any(c.dep_ == "neg" for c in noun.head.children):
+        return []  # 'is not the director of the museum': no one is said to direct it
     who = None
     if noun.dep_ == "pobj" and noun.head.lower_ == "as" and noun.head.head.pos_ == "VERB":
         who = _subject_of(noun.head.head)
