@@ -278,6 +278,21 @@ def test_another_named_doer_in_the_reference_is_a_clash(text, expected):
     assert (doer[0].verdicts[0].features or {}).get("agent_clash") == (1.0 if expected == "unsupported" else 0.0)
 
 
+@pytest.mark.parametrize("text, expected", [
+    ("Mr Patel is now working for a charity that helps refugees.", "unsupported"),
+    ("Mr Okafor is now working for a charity that helps refugees.", "supported"),
+])
+def test_a_shared_title_neither_links_the_answer_nor_matches_another_doer(text, expected):
+    # "Mr" said only that both are men: it linked "Mr Patel" to "working" and matched Mr Okafor's name
+    import factgrain
+
+    reference = ("Mr Okafor is now working for a charity that helps refugees. "
+                 "Mr Patel, a former minister, said the crisis would last for years.")
+    report = factgrain.check(text, reference, verifier="lexical", span_mode="parse")
+    doer = [r for r in report.results if r.unit.question.startswith("who is working")]
+    assert len(doer) == 1 and doer[0].status == expected, [(r.unit.question, r.unit.answer, r.status) for r in report.results]
+
+
 @pytest.mark.parametrize("text, reference, expected", [
     ("Shares in the bank rose on Monday.", "Shares in the bank fell sharply on Monday.", "unsupported"),
     ("The board rejected the merger.", "The board approved the merger after a long meeting.", "unsupported"),

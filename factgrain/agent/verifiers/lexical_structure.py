@@ -138,6 +138,15 @@ def _is_content(tok: "Token") -> bool:
 _STOPWORD_VERBS = frozenset({"like", "own", "mine"})
 
 
+# a title before a name says nothing of who is meant: in "Mr Thneibat is working" against "Mr Fletcher is
+# working" the shared "Mr" linked the answer to the predicate and matched the other doer's name
+_TITLES = frozenset("mr mrs ms miss dr prof professor sir dame lord lady rev st".split())
+
+
+def _title(tok: "Token") -> bool:
+    return tok.lower_.rstrip(".") in _TITLES and tok.i + 1 < len(tok.doc) and tok.nbor(1).pos_ == "PROPN"
+
+
 def _content_predicate(tok: "Token") -> bool:
     """Whether the token relates something itself. The verbs of :data:`_STOPWORD_VERBS` do ('she
     liked my writings', 'he owns a restaurant'): read as a copula, their claim was looked for in the
@@ -409,7 +418,7 @@ def read_unit(*, answer: str, question: str, sentence: str, predicate: str | Non
     sent_doc = parse(sentence or "")
     ans = _answer_tokens(answer or "", sent_doc) if answer else parse("")
     # "around 400,000": the number is the claim (compared by value); the approximation word is not
-    content = [t for t in ans if _is_content(t) and not _approx_word(t)]
+    content = [t for t in ans if _is_content(t) and not _approx_word(t) and not _title(t)]
     generic: frozenset[str] = frozenset()
     if not any(t.pos_ == "PROPN" or t.ent_type_ for t in ans):
         heads = [t for t in ans if t.pos_ in ("NOUN", "PRON") and t.lemma_.lower() in GENERIC_ENTITY]
@@ -553,7 +562,7 @@ def _definite(tok: "Token") -> bool:
 def _role_of(ans: "Span | Doc", pred: "Token | None", sent_doc: "Doc") -> dict:
     """Whether the unit says a named answer holds a definite role ("Helen Park is the museum's director",
     "the director, Helen Park"): the role noun's keys and the answer's name keys."""
-    names = frozenset(k for t in ans if t.pos_ == "PROPN" for k in _keys(t))
+    names = frozenset(k for t in ans if _name_word(t) for k in _keys(t))
     if not names or pred is None or pred.doc is not sent_doc:
         return {}
     in_ans = {t.i for t in ans}
@@ -593,7 +602,7 @@ def _role_holders(role: "Token") -> list["Token"]:
             for c in head.children:
                 if c.dep_ == other:
                     out.extend(c.subtree)
-    return [t for t in out if t.pos_ == "PROPN"]
+    return [t for t in out if _name_word(t)]
 
 
 # Gendered person nouns that a sentence swaps ("two women" for "two men"): symmetric; lemmas.
@@ -644,7 +653,12 @@ def _agent_of(pred: "Token", depth: int = 0) -> "Token | None":
 def _name_keys(tok: "Token") -> frozenset[str]:
     """Keys of the proper-name words of the phrase headed by ``tok`` ("the architect Helen Park" ->
     helen, park; the small pipeline's entity labels are too unreliable to ask for PERSON here)."""
-    return frozenset(k for t in tok.subtree if t.pos_ == "PROPN" for k in _keys(t))
+    return frozenset(k for t in tok.subtree if _name_word(t) for k in _keys(t))
+
+
+def _name_word(t: "Token") -> bool:
+    # the small tagger calls some names nouns ("Apandi received ...": NNS) but still finds the entity
+    return (t.pos_ == "PROPN" or (t.ent_type_ in _AGENT_ENTS and t.text[:1].isupper())) and not _title(t)
 
 
 def _agent_name_keys(ans: "Span | Doc", pred: "Token | None") -> frozenset[str]:
@@ -779,7 +793,7 @@ def _role_clash(unit: UnitReading, ref: RefStructure) -> bool:
             return False
         for toks in (ref.sent_tokens[ref.tok_sent[j]],) if ref.tok_sent[j] >= 0 else ():
             if any(_tree_distance(ref.tokens[i], tok, 2) <= 2 for i in toks
-                   if ref.tokens[i].pos_ == "PROPN" and _hit(tuple(unit.role_name_keys), frozenset(ref.tok_keys[i]))):
+                   if _name_word(ref.tokens[i]) and _hit(tuple(unit.role_name_keys), frozenset(ref.tok_keys[i]))):
                 return False
         other = other or bool(names)
     return other
