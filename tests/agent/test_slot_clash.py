@@ -52,3 +52,23 @@ def test_slot_clash(answer, sentence, predicate, expected):
 ])
 def test_another_place_in_the_events_place_slot_is_a_clash(answer, sentence, predicate, reference, expected):
     assert slot_clash(answer=answer, sentence=sentence, predicate=predicate, reference=reference) is expected
+
+
+STAR_REF = ("At school his classmates voted him the student most likely to become a Hollywood star. "
+            "He later moved to Boston, where he taught drama.")
+
+
+@pytest.mark.parametrize("answer, sentence, predicate, reference, expected", [
+    # another name on the noun the answer's name modifies, in a sentence with the predicate
+    ("a Boston star", "He was voted most likely to become a Boston star.", "become", STAR_REF, True),
+    ("a Hollywood star", "He was voted most likely to become a Hollywood star.", "become", STAR_REF, False),
+    # no other name on that noun: nothing to compare
+    ("a Boston teacher", "He became a Boston teacher.", "became", STAR_REF, False),
+    # the reference puts the answer's name on the noun somewhere: no clash
+    ("the Kenyan coach", "She thanked the Kenyan coach.", "thanked",
+     "She thanked the British coach and the Kenyan coach after the race.", False),
+    ("the Kenyan coach", "She thanked the Kenyan coach.", "thanked",
+     "She thanked the British coach after the race.", True),
+])
+def test_another_name_on_the_answers_noun_is_a_clash(answer, sentence, predicate, reference, expected):
+    assert slot_clash(answer=answer, sentence=sentence, predicate=predicate, reference=reference) is expected

@@ -24,6 +24,12 @@ A unit clashes when
   coordinated fillers ("in Paris, Berlin and London").
 
 Named subjects and passive agents are left to ``agent_clash`` (:mod:`lexical_structure`).
+
+A second kind of clash sits inside the answer's phrase: a name that modifies one of its nouns ("become
+a Perth star", "serving as the Kedah attorney general") where the reference, in a sentence that uses
+the predicate's lemma, puts another name of the same kind on that noun ("a Hollywood star", "the
+United States attorney general") and nowhere puts the answer's name on it (:func:`_modifier_clash`;
+session 21, from swapping places in dev sentences).
 """
 
 from __future__ import annotations
@@ -125,6 +131,46 @@ def _answer_span(answer: str, sent: Doc) -> Span | None:
     return sent.char_span(at, at + len(answer), alignment_mode="expand")
 
 
+_MODIFIER_DEPS = frozenset({"compound", "amod", "nmod"})
+
+
+def _named_modifier(noun: Token) -> tuple[frozenset[str], str | None]:
+    """The words of the names that modify a common noun ("the United States attorney general" ->
+    united, states), and their entity group when all share one."""
+    if noun.pos_ != "NOUN":
+        return frozenset(), None
+    mods = [c for c in noun.children if c.dep_ in _MODIFIER_DEPS and c.i < noun.i
+            and (c.pos_ == "PROPN" or c.ent_type_ in _GROUPS)]
+    words = [t for m in mods for t in m.subtree if t.pos_ == "PROPN" or t.ent_type_ in _GROUPS]
+    groups = {_GROUPS.get(t.ent_type_) for t in words}
+    return frozenset(t.lower_ for t in words), (next(iter(groups)) if len(groups) == 1 else None)
+
+
+def _modifier_clash(span: Span, pred: Token, reference: str) -> bool:
+    from factgrain.agent.segment import parsed_blocks
+
+    mine = [(t.lemma_.lower(), *_named_modifier(t)) for t in span]
+    mine = [(lemma, names, group) for lemma, names, group in mine if names and group]
+    if not mine:
+        return False
+    lemma_p = _lemma(pred)
+    other = False
+    for _, doc in parsed_blocks(reference):
+        for sent in doc.sents:
+            has_pred = any(t.pos_ == "VERB" and _lemma(t) == lemma_p for t in sent)
+            for tok in sent:
+                for lemma, names, group in mine:
+                    if tok.lemma_.lower() != lemma:
+                        continue
+                    theirs, g = _named_modifier(tok)
+                    if names & theirs:
+                        return False  # the reference names the answer's modifier on this noun somewhere
+                    # the small pipeline calls the same town a place here and an organisation there
+                    if has_pred and theirs and g is not None and (g == "person") == (group == "person"):
+                        other = True
+    return other
+
+
 def slot_clash(*, answer: str, sentence: str, predicate: str | None, reference: str) -> bool:
     """Whether the reference fills the unit's role with another named or counted argument, and
     never with the answer (see the module's docstring)."""
@@ -142,6 +188,8 @@ def slot_clash(*, answer: str, sentence: str, predicate: str | None, reference: 
     pred = next((t for t in sent if t.lower_ in words and t.pos_ == "VERB"), None)
     if pred is None or any(t.i == pred.i for t in span):
         return False
+    if _modifier_clash(span, pred, reference):
+        return True
     role = _role_of(span.root, pred)
     head = _phrase_head(span.root) if role else None
     if head is None or not any(t.i == head.i for t in span):
