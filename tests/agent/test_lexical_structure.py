@@ -279,6 +279,23 @@ def test_another_named_doer_in_the_reference_is_a_clash(text, expected):
 
 
 @pytest.mark.parametrize("text, expected", [
+    ("Sara Novak was referred to a housing charity.", "unsupported"),
+    ("Tom Harris was referred to a housing charity.", "supported"),
+])
+def test_another_named_person_as_the_passive_subject_is_a_clash(text, expected):
+    # the person the reference says it was done to is someone else; Sara Novak is named, in another role
+    import factgrain
+
+    reference = ("Tom Harris was referred to a housing charity after a month in a shelter. "
+                 "Sara Novak, who runs the charity, said demand had doubled.")
+    report = factgrain.check(text, reference, verifier="lexical", span_mode="parse")
+    patient = [r for r in report.results if r.unit.question.startswith("who was referred")]
+    assert len(patient) == 1 and patient[0].status == expected, [(r.unit.question, r.unit.answer, r.status)
+                                                                 for r in report.results]
+    assert (patient[0].verdicts[0].features or {}).get("agent_clash") == (1.0 if expected == "unsupported" else 0.0)
+
+
+@pytest.mark.parametrize("text, expected", [
     ("Mr Patel is now working for a charity that helps refugees.", "unsupported"),
     ("Mr Okafor is now working for a charity that helps refugees.", "supported"),
 ])

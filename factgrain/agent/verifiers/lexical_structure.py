@@ -53,7 +53,7 @@ STRUCTURE_FEATURES: tuple[str, ...] = (
     "lem_ans_cov_linked",  # share of the answer's lemmas found within three dependency edges of the predicate's lemma
     "ans_name_missing",  # an answer word that is a proper noun or a number in the unit's sentence is not in the reference
     "idf_ans_cov_sent",  # lem_ans_cov_sent with each answer word weighted by its idf over the reference's sentences
-    "agent_clash",  # the answer, a named doer, is never related to the predicate; the reference names another doer
+    "agent_clash",  # the answer, a named doer (or passive subject), is never related to the predicate; the reference names another
     "antonym_clash",  # the reference relates the answer only to the predicate's opposite ("rose" / "fell")
     # round 8
     "role_clash",  # "X is the R": the reference gives the definite role R to another named holder, never to X
@@ -380,6 +380,9 @@ class UnitReading:
     #: keys of the answer's proper-name words when the answer is the predicate's doer (its active subject
     #: or passive by-agent) and a named person or organisation; empty otherwise
     agent_name_keys: frozenset[str] = frozenset()
+    #: which side of the verb the named answer is: its doer ("agent") or what it is done to ("patient":
+    #: the subject of a passive, a direct object)
+    agent_side: str = "agent"
     pred_is_verb: bool = False  # the predicate is a verb in the unit's sentence (not an event noun)
     #: "X is the R" / "the R, X": keys of the definite role noun R the answer is said to hold, and of the
     #: answer's proper-name words (both empty otherwise)
@@ -465,6 +468,7 @@ def read_unit(*, answer: str, question: str, sentence: str, predicate: str | Non
         quantities += _quantities((t for t in sent_doc if t.i not in in_answer and t.lower_ in asked), lambda t: -1)
     doubted = (ans_in_sent and any(flags[t.i] for t in ans)) or (pred_tok is not None and pred_tok.doc is sent_doc
                                                                  and flags[pred_tok.i])
+    agent_keys, agent_side = _agent_name_keys(ans, pred_tok) if ans_in_sent and pred_keys else (frozenset(), "agent")
     return UnitReading(
         ans_keys=ans_keys, head_keys=head_keys, generic_types=generic, pred_keys=pred_keys, context_keys=frozenset(context),
         doubted=bool(doubted), quantities=quantities,
@@ -475,7 +479,7 @@ def read_unit(*, answer: str, question: str, sentence: str, predicate: str | Non
         copular=pred_tok is not None and pred_tok.doc is sent_doc and pred_tok.lemma_ == "be"
         and any(c.dep_ in ("attr", "acomp") for c in pred_tok.children),
         ans_named=ans_named,
-        agent_name_keys=_agent_name_keys(ans, pred_tok) if ans_in_sent and pred_keys else frozenset(),
+        agent_name_keys=agent_keys, agent_side=agent_side,
         pred_is_verb=pred_tok is not None and pred_tok.doc is sent_doc and pred_tok.pos_ == "VERB",
         **_role_of(ans, pred_tok, sent_doc) if ans_in_sent else {},
         gender_keys=next((k for t in content for k in [_keys(t)] if _gendered(k)), ()),
@@ -661,13 +665,26 @@ def _name_word(t: "Token") -> bool:
     return (t.pos_ == "PROPN" or (t.ent_type_ in _AGENT_ENTS and t.text[:1].isupper())) and not _title(t)
 
 
-def _agent_name_keys(ans: "Span | Doc", pred: "Token | None") -> frozenset[str]:
+def _patient_of(pred: "Token") -> "Token | None":
+    """Who a verb is done to, when the sentence makes them its subject ("Matt Downie was referred").
+    Not a direct object: a verb takes several of those over time ("attended Columbia High School",
+    "attended Dartmouth College": one supported dev QA fell to 0.2 when objects were compared)."""
+    return next((c for c in pred.children if c.dep_ == "nsubjpass"), None)
+
+
+_SIDES = {"agent": _agent_of, "patient": _patient_of}
+
+
+def _agent_name_keys(ans: "Span | Doc", pred: "Token | None") -> tuple[frozenset[str], str]:
+    """The name keys of a named answer that is the doer or the patient of the unit's verb, and which."""
     if pred is None or pred.pos_ != "VERB":
-        return frozenset()
-    agent = _agent_of(pred)
-    if agent is None or agent.ent_type_ not in _AGENT_ENTS or not any(t.i == agent.i for t in ans):
-        return frozenset()
-    return _name_keys(agent)
+        return frozenset(), "agent"
+    for side, find in _SIDES.items():
+        holder = find(pred)
+        ents = _AGENT_ENTS if side == "agent" else ("PERSON",)
+        if holder is not None and holder.ent_type_ in ents and any(t.i == holder.i for t in ans):
+            return _name_keys(holder), side
+    return frozenset(), "agent"
 
 
 _NEGATIVE_PRONOUNS = frozenset({"nobody", "nothing", "none", "noone", "neither"})
@@ -769,7 +786,7 @@ def _other_agent(unit: UnitReading, ref: RefStructure) -> bool:
     for j, tok in enumerate(ref.tokens):
         if tok.pos_ != "VERB" or not _hit(unit.pred_keys, frozenset(ref.tok_keys[j])):
             continue
-        agent = _agent_of(tok)
+        agent = _SIDES[unit.agent_side](tok)
         if agent is None:
             continue
         names = _name_keys(agent)
