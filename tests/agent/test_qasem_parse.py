@@ -278,6 +278,15 @@ def test_an_object_keeps_its_comma_apposition():
     assert any(p == "joined" and a == "the Royal Navy" for p, _, a in got), got
 
 
+def test_a_subject_keeps_a_named_comma_apposition():
+    """The gold's answers run through a name set off by a comma after a common noun ('a son,
+    Keykhosrow'); that name is then part of what is checked."""
+    got = qas("His eldest daughter, Clara, runs a bakery in Leeds.")
+    assert any(p == "runs" and a == "His eldest daughter, Clara" for p, _, a in got), got
+    got = qas("Clara Ruiz, 42, runs a bakery in Leeds.")
+    assert any(p == "runs" and a == "Clara Ruiz" for p, _, a in got), got
+
+
 def test_a_list_of_named_examples_after_such_as_gives_one_answer_per_name():
     got = qas("She has had roles in films such as Blue Harbour (2015), Night Train (2017), and The Orchard (2019).")
     had = [a for p, q, a in got if p == "had" and q.startswith("where")]

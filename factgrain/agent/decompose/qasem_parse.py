@@ -253,7 +253,8 @@ def _phrase(head: "Token", *, drop: tuple[str, ...] = (), cut_clauses: bool = Tr
             continue
         cut = (t.head.i == head.i and t.dep_ in drop) or (
             cut_clauses and t.dep_ in _ASIDES and t.left_edge.i > 0 and head.doc[t.left_edge.i - 1].text in _SET_OFF
-            and not (keep_appos and t.dep_ == "appos" and head.doc[t.left_edge.i - 1].text == ","))
+            and not ((keep_appos or (t.head.pos_ == "NOUN" and t.pos_ == "PROPN")) and t.dep_ == "appos"
+                     and head.doc[t.left_edge.i - 1].text == ","))
         if cut:
             at = t.left_edge.i - 1 if head.doc[t.left_edge.i - 1].text in _SET_OFF else t.left_edge.i
             stop_at = at if stop_at is None else min(stop_at, at)
