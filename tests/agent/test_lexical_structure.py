@@ -343,6 +343,16 @@ def test_a_definite_role_given_to_another_name_is_a_role_clash(answer, sentence,
     assert got["role_clash"] == expected
 
 
+@pytest.mark.parametrize("answer, expected", [
+    ("The club's head coach, Omar Haddad", 1.0),  # the answer pairs the role with a name: the reference's is another
+    ("The club's head coach, Mia Laurent", 0.0),
+])
+def test_a_role_and_its_apposed_holder_in_the_answer_is_read_as_a_role(answer, expected):
+    sentence = f"{answer}, said on Tuesday that the stadium would be rebuilt."
+    got = structure("who said something?", answer, sentence, COACH_REF, "said")
+    assert got["role_clash"] == expected
+
+
 def test_a_named_holder_of_the_role_anywhere_near_it_is_no_clash():
     ref = "The club's coaches, Mia Laurent and Omar Haddad, said the stadium would be rebuilt."
     got = structure("what is the club's coach?", "Omar Haddad", "Omar Haddad is the club's coach.", ref, "is")

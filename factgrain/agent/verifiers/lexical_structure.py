@@ -571,6 +571,16 @@ def _role_of(ans: "Span | Doc", pred: "Token | None", sent_doc: "Doc") -> dict:
         return {}
     in_ans = {t.i for t in ans}
     role = None
+    # the answer itself pairs a person's role with its holder: "who owns something? -> His son, Tami"
+    # (a person only: "in the movie The Boys" against "films ... include The Boys" is no clash)
+    from factgrain.agent.decompose.qasem_parse import is_person
+
+    for t in ans:
+        holder = [a for a in t.children if a.dep_ == "appos" and a.i in in_ans]
+        if t.pos_ == "NOUN" and holder and _definite(t) and _is_content(t) and is_person(t):
+            own = frozenset(k for a in holder for x in a.subtree if _name_word(x) for k in _keys(x))
+            if own:
+                return {"role_keys": _keys(t), "role_name_keys": own}
     if pred.pos_ == "AUX" or pred.lemma_ == "be":
         subj = next((c for c in pred.children if c.dep_ == "nsubj"), None)
         attr = next((c for c in pred.children if c.dep_ == "attr"), None)
