@@ -405,3 +405,13 @@ def test_the_verb_like_is_a_predicate_not_a_copula():
     text = "I was a writer, and she always liked my writings, so I was like, let's do this."
     got = structure("what did someone like?", "my writings", text, text, "liked")
     assert got["lem_pred_ans_sent"] == 1.0 and got["copula_claim_cov"] == 1.0
+
+
+def test_a_full_stop_glued_to_the_last_word_is_not_part_of_its_keys():
+    # the tokenizer leaves 'Ark.' whole at the end of a sentence; an abbreviation keeps its stops
+    from factgrain.agent.reader import parse
+    from factgrain.agent.verifiers.lexical_structure import _keys
+
+    doc = parse("His wife was played by Joan Van Ark.")
+    assert _keys(doc[-1]) == ("ark",), [t.text for t in doc]
+    assert _keys(parse("He moved to the U.S.")[-1]) == ("u.s.",)

@@ -124,7 +124,11 @@ _MONTHS = frozenset("january february march april may june july august september
 
 def _keys(tok: "Token") -> tuple[str, ...]:
     """Match keys of a token: its normalised lemma and its normalised surface form."""
-    lemma, low = _lf._norm_token(tok.lemma_.lower()), _lf._norm_token(tok.lower_)
+    text, lemma = tok.lower_, tok.lemma_.lower()
+    if len(text) > 2 and text.endswith(".") and text[:-1].isalpha():
+        # a sentence's last word with its full stop glued on ('played by Joan Van Ark.'): the word
+        text, lemma = text[:-1], lemma.rstrip(".")
+    lemma, low = _lf._norm_token(lemma), _lf._norm_token(text)
     return (lemma,) if lemma == low else (lemma, low)
 
 
