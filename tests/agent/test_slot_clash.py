@@ -72,3 +72,19 @@ STAR_REF = ("At school his classmates voted him the student most likely to becom
 ])
 def test_another_name_on_the_answers_noun_is_a_clash(answer, sentence, predicate, reference, expected):
     assert slot_clash(answer=answer, sentence=sentence, predicate=predicate, reference=reference) is expected
+
+
+DEGREE_REF = ("Omondi received a degree in law in 1972 from the University of Nairobi. "
+              "In 1975, he was appointed director of the legal aid bureau. He received an award in 1990.")
+
+
+@pytest.mark.parametrize("answer, sentence, expected", [
+    # the year is in the reference, on another event; the predicate's own time slot holds another year
+    ("in 1975", "Omondi received a degree in law in 1975.", True),
+    ("in 1972", "Omondi received a degree in law in 1972.", False),
+    # a year the reference gives any occurrence of the predicate is no clash
+    ("in 1990", "Omondi received a degree in law in 1990.", False),
+    ("In 1972", "In 1972, he received a degree.", False),
+])
+def test_another_year_in_the_events_time_slot_is_a_clash(answer, sentence, expected):
+    assert slot_clash(answer=answer, sentence=sentence, predicate="received", reference=DEGREE_REF) is expected
