@@ -4,7 +4,8 @@ Each sentence is taken from a reference article of ``qasem_consistency`` dev and
 article twice: as it is (every unit should be supported) and with one error put in:
 
 - ``number``: a number other than a year is changed to a value the article does not contain;
-- ``year``: a year is moved by three;
+- ``year``: a year is moved by three (to one the article does not contain);
+- ``year swap``: a year is replaced by another year the article names (an intrinsic date error);
 - ``month``: a month name is replaced by one the article does not name;
 - ``person`` / ``place``: a named person or place is replaced by another person or place the same
   article names elsewhere (an intrinsic error: the name is in the reference, in another role);
@@ -62,12 +63,20 @@ def perturbations(sentence: str, reference: str, doc, ref_doc, rng: random.Rando
             else:
                 kind = "number"
                 new = str(int(value * 2 + 3)) if value == int(value) else f"{value * 2 + 0.5:g}"
-            if kind not in out and not re.search(rf"(?<![\d,.]){re.escape(new)}(?![\d,])", reference):
+            if kind not in out and not re.search(rf"(?<![\d,.]){re.escape(new)}(?!\d|,\d)", reference):
                 out[kind] = _replace(sentence, tok.idx, tok.idx + len(tok.text), new, kind)
         elif tok.text in MONTHS and "month" not in out:
             others = [m for m in MONTHS if m not in reference]
             if others:
                 out["month"] = _replace(sentence, tok.idx, tok.idx + len(tok.text), rng.choice(others), "month")
+    # an intrinsic date error: the year of another event of the same article (its own random stream,
+    # so that adding this kind left the other kinds' draws as they were)
+    years = [t for t in doc if re.fullmatch(r"1[89]\d\d|20\d\d", t.text)]
+    others = sorted({y for y in re.findall(r"(?<![\d,.])(1[89]\d\d|20\d\d)(?!\d)", reference)} - {t.text for t in years})
+    if years and others:
+        tok = years[0]
+        out["year swap"] = _replace(sentence, tok.idx, tok.idx + len(tok.text),
+                                    random.Random(sentence).choice(others), "year swap")
     for label, kind in (("PERSON", "person"), ("GPE", "place")):
         ents = [e for e in doc.ents if e.label_ == label]
         if not ents:
@@ -174,7 +183,7 @@ def main(argv: list[str] | None = None) -> int:
     print("| kind | sentences | labelled unsupported | change in no unit | touched units | judged unsupported "
           "| other units | still supported |")
     print("|---|---|---|---|---|---|---|---|")
-    for kind in ["unchanged", "number", "year", "month", "person", "place", "negation"]:
+    for kind in ["unchanged", "number", "year", "year swap", "month", "person", "place", "negation"]:
         if kind not in rows:
             continue
         t, c, o, k, n, fl, nu = rows[kind]

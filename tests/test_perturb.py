@@ -49,3 +49,13 @@ def test_the_script_prints_a_row_per_kind():
                          capture_output=True, text=True, check=True, timeout=600, cwd=ROOT).stdout
     kinds = {line.split("|")[1].strip() for line in out.splitlines() if line.startswith("| ")}
     assert {"unchanged", "negation"} <= kinds
+
+
+def test_a_year_swap_takes_another_year_the_reference_names():
+    reference = "She joined the firm in 2004. In 2011 she became its director, a post she held until 2016."
+    sentence = "In 2011 she became its director."
+    ps = {p.kind: p for p in perturbations(sentence, reference, parse(sentence), parse(reference), random.Random(0))}
+    swap = ps["year swap"]
+    assert swap.text[swap.start:swap.end] in ("2004", "2016") and "2011" not in swap.text
+    # the moved year is one the reference lacks; the swapped one is one it has
+    assert ps["year"].text[ps["year"].start:ps["year"].end] == "2014"
