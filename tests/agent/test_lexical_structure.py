@@ -415,3 +415,15 @@ def test_a_full_stop_glued_to_the_last_word_is_not_part_of_its_keys():
     doc = parse("His wife was played by Joan Van Ark.")
     assert _keys(doc[-1]) == ("ark",), [t.text for t in doc]
     assert _keys(parse("He moved to the U.S.")[-1]) == ("u.s.",)
+
+
+@pytest.mark.parametrize("answer, expected", [
+    ("April 27, 1957", 1.0),  # the reference's April 27 is of 1949; 1957 is the year of another event
+    ("27 April 1957", 1.0),
+    ("April 27, 1949", 0.0),
+    ("April 1949", 0.0),  # as precise as the unit says: no clash
+])
+def test_a_full_date_with_another_year_than_the_references_is_a_date_clash(answer, expected):
+    ref = "Grace Otieno (born April 27, 1949) is a Kenyan runner. In 1957 her family moved to Nairobi."
+    got = structure("when was someone born?", answer, f"Grace Otieno was born on {answer}.", ref, "born")
+    assert got["date_clash"] == expected

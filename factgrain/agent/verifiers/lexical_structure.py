@@ -274,6 +274,41 @@ def _date_words(tokens: "Iterable[Token]") -> set[str]:
     return {t.lower_ for t in tokens if t.lower_ in _WEEKDAYS or (t.lower_ in _MONTHS and t.pos_ == "PROPN")}
 
 
+_MONTH_RE = "(january|february|march|april|may|june|july|august|september|october|november|december)"
+_YEAR_RE = r"(1[6-9]\d\d|20\d\d)"
+_DATE_RES = (
+    re.compile(rf"\b{_MONTH_RE}\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+{_YEAR_RE}\b", re.I),  # May 18, 2007
+    re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+{_MONTH_RE},?\s+{_YEAR_RE}\b", re.I),  # 18 May 2007
+    re.compile(rf"\b{_MONTH_RE},?\s+{_YEAR_RE}\b", re.I),  # May 2007
+)
+
+
+def _full_dates(text: str) -> frozenset[tuple[str, int, str]]:
+    """The dates a text writes with a month and a year: (month, day or 0, year)."""
+    out = set()
+    for n, rx in enumerate(_DATE_RES):
+        for m in rx.finditer(text):
+            g = m.groups()
+            if n == 0:
+                out.add((g[0].lower(), int(g[1]), g[2]))
+            elif n == 1:
+                out.add((g[1].lower(), int(g[0]), g[2]))
+            elif not any(d[0] == g[0].lower() and d[2] == g[1] for d in out):
+                out.add((g[0].lower(), 0, g[1]))
+    return frozenset(out)
+
+
+def _date_clash(mine: frozenset[tuple[str, int, str]], ref: frozenset[tuple[str, int, str]]) -> bool:
+    """A date of the unit's that the reference writes with the same month (and day) but another year,
+    and never as the unit does ('born April 27, 1997' against 'born April 27, 1949')."""
+    for month, day, year in mine:
+        if any(m == month and y == year and (not day or not d or d == day) for m, d, y in ref):
+            continue
+        if any(m == month and d == day and y != year for m, d, y in ref):
+            return True
+    return False
+
+
 def _tree_distance(a: "Token", b: "Token", limit: int) -> int:
     """Edges between two tokens of one sentence (``limit + 1`` when further)."""
     up_a = {a.i: 0}
@@ -305,6 +340,8 @@ class RefStructure:
     sent_split_vote: list[bool]
     unanimous: bool
     date_words: frozenset[str]
+    #: the full dates it writes, as (month, day or 0, year)
+    dates: frozenset[tuple[str, int, str]] = frozenset()
     #: in how many sentences each key occurs (for idf weights)
     key_df: dict[str, int] = field(default_factory=dict)
 
@@ -357,7 +394,7 @@ def read_reference(reference: str) -> RefStructure:
         quantities=quantities,
         sent_split_vote=[_split_vote(reference[a:b]) for a, b in spans],
         unanimous=bool(_UNANIMOUS_RE.search(reference)),
-        date_words=frozenset(_date_words(tokens)),
+        date_words=frozenset(_date_words(tokens)), dates=_full_dates(reference),
         key_df=key_df,
     )
 
@@ -374,6 +411,7 @@ class UnitReading:
     unanimous: bool
     split_vote: bool
     date_words: frozenset[str]
+    dates: frozenset[tuple[str, int, str]] = frozenset()  # the answer's full dates (see _full_dates)
     #: question words that carry a copular unit's claim (not the answer's words); empty when the predicate
     #: relates something by itself
     claim_keys: frozenset[str] = frozenset()
@@ -478,7 +516,7 @@ def read_unit(*, answer: str, question: str, sentence: str, predicate: str | Non
         doubted=bool(doubted), quantities=quantities,
         unanimous=bool(_UNANIMOUS_RE.search(answer or "")), split_vote=bool(_tallies(answer or "")
                                                                            and any(b > 0 for _, b in _tallies(answer or ""))),
-        date_words=frozenset(_date_words(ans)), claim_keys=claim,
+        date_words=frozenset(_date_words(ans)), dates=_full_dates(answer or ""), claim_keys=claim,
         negated=pred_tok is not None and pred_tok.doc is sent_doc and _negated(pred_tok),
         copular=pred_tok is not None and pred_tok.doc is sent_doc and pred_tok.lemma_ == "be"
         and any(c.dep_ in ("attr", "acomp") for c in pred_tok.children),
@@ -960,7 +998,7 @@ def _structure(unit: UnitReading, ref: RefStructure) -> tuple[dict[str, float], 
                        or (unit.split_vote and ref.unanimous))
     qty_agree = float(bool(unit.quantities) and not missing)
 
-    date_clash = 0.0
+    date_clash = float(_date_clash(unit.dates, ref.dates))
     for w in unit.date_words:
         kind = _WEEKDAYS if w in _WEEKDAYS else _MONTHS
         if w not in ref.date_words and ref.date_words & kind:
