@@ -130,6 +130,21 @@ def test_lexscore_is_the_shipped_lexical_models_logit():
     assert F.signal_names(["llm", "lexscore"]) == ["llm.logit", "lexscore.logit"]
 
 
+def test_a_facts_lexical_signals_come_from_its_weaker_reading():
+    # 'Three critics praised the opera' against 'two critics': the object is found, the subject's count
+    # is not; the fused verifier reads the fact by its subject too, as the lexical verifier does
+    from factgrain.schemas.units import HyperRelationalFact
+
+    fact = HyperRelationalFact(id="f0", sentence_index=0, subject="Three critics", relation="praised", object="the opera")
+    ref = "Two critics praised the opera after its premiere in Vienna."
+    item = VerifyItem(fact, fact.components()[0], "Three critics praised the opera.", [Evidence(source_id="r", text=ref)])
+    signals, _ = lexical_signals(item)
+    assert signals["lex.qty_clash"] == 1.0
+    right = VerifyItem(fact, fact.components()[0], "Three critics praised the opera.",
+                       [Evidence(source_id="r", text="Three critics praised the opera after its premiere.")])
+    assert lexical_signals(right)[0]["lex.qty_clash"] == 0.0
+
+
 def test_an_uninformative_signal_still_gives_a_valid_threshold():
     rng = np.random.default_rng(2)
     y = [1] * 80 + [0] * 20

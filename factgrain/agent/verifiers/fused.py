@@ -40,10 +40,10 @@ def lexical_signals(item: VerifyItem) -> tuple[dict[str, float], Any]:
     """Lexical features of one VerifyItem and the shipped lexical model's logit, named as profile
     signals (``lex.<feature>``, ``lexscore.logit``), plus the raw Features. Fitting a profile
     (:mod:`factgrain.evals.calibrate`) reads the same signals through this function."""
-    from factgrain.agent.verifiers.lexical import unit_fields
-    from factgrain.agent.verifiers.lexical_features import lexical_features
+    from factgrain.agent.verifiers.lexical import weakest_view
 
-    feats = lexical_features(sentence=item.sentence, reference=item.evidence_text, **unit_fields(item))
+    # a fact's base triple is read by its object and by its subject, as the lexical verifier reads it
+    _, feats = weakest_view(item, _shipped_lexical())
     out = {f"lex.{k}": float(v) for k, v in feats.values.items()}
     out["lexscore.logit"] = float(_shipped_lexical().logit(feats))
     return out, feats

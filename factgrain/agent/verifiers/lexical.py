@@ -68,6 +68,22 @@ def unit_views(item: VerifyItem) -> list[dict[str, Any]]:
     return views
 
 
+def weakest_view(item: VerifyItem, model: Any) -> tuple[float, Any]:
+    """The model's probability and the features of the :func:`unit_views` reading it supports least."""
+    best: tuple[float, Any] | None = None
+    for n, fields in enumerate(unit_views(item)):
+        feats = lexical_features(sentence=item.sentence, reference=item.evidence_text, **fields)
+        if n and feats.values.get("ans_doubted"):
+            # doubt is read on the first view: a subject named twice ('Russia held ...; although
+            # Russia has claimed ...') is found doubted at the wrong occurrence
+            continue
+        raw = model.prob(feats)
+        if best is None or raw < best[0]:
+            best = (raw, feats)
+    assert best is not None
+    return best
+
+
 class LexicalVerifier(Verifier):
     name: ClassVar[str] = "lexical"
     english_only: ClassVar[bool] = True
@@ -86,19 +102,8 @@ class LexicalVerifier(Verifier):
         return f"lexical:{self.model.meta.get('version', 'default')}"
 
     def probability(self, item: VerifyItem) -> tuple[float, Any]:
-        best: tuple[float, Any] | None = None
-        for n, fields in enumerate(unit_views(item)):
-            feats = lexical_features(sentence=item.sentence, reference=item.evidence_text, **fields)
-            if n and feats.values.get("ans_doubted"):
-                # doubt is read on the first view: a subject named twice ('Russia held ...; although
-                # Russia has claimed ...') is found doubted at the wrong occurrence
-                continue
-            raw = self.model.prob(feats)
-            prob = 1.0 / (1.0 + math.exp(-(_logit(raw) - self._shift)))
-            if best is None or prob < best[0]:
-                best = (prob, feats)
-        assert best is not None
-        return best
+        raw, feats = weakest_view(item, self.model)
+        return 1.0 / (1.0 + math.exp(-(_logit(raw) - self._shift))), feats
 
     async def verify_item(self, item: VerifyItem) -> UnitVerdict:
         prob, feats = self.probability(item)
