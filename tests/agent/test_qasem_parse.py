@@ -287,6 +287,18 @@ def test_a_subject_keeps_a_named_comma_apposition():
     assert any(p == "runs" and a == "Clara Ruiz" for p, _, a in got), got
 
 
+def test_a_participle_and_a_continuing_verb_take_the_clauses_named_place():
+    """The gold asks where of an adjectival participle and of a verb that continues another when the
+    clause's verb has a named place ('where was something controlled? -> at Cardiff University')."""
+    got = qas("A controlled fire was started at Leeds Airport on Monday.")
+    assert ("controlled", "where was something controlled?", "at Leeds Airport") in got, got
+    got = qas("Tom Reed says he wants to stay at Brighton to help the club win the league.")
+    assert any(p == "help" and q.startswith("where") and a == "at Brighton" for p, q, a in got), got
+    # a place that is no named one is not carried over
+    got = qas("Tom Reed wants to stay at the club to help the team win the league.")
+    assert not any(p == "help" and q.startswith("where") for p, q, a in got), got
+
+
 def test_a_list_of_named_examples_after_such_as_gives_one_answer_per_name():
     got = qas("She has had roles in films such as Blue Harbour (2015), Night Train (2017), and The Orchard (2019).")
     had = [a for p, q, a in got if p == "had" and q.startswith("where")]

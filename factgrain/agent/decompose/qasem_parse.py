@@ -2982,8 +2982,18 @@ def participle_qas(verb: "Token", doc) -> list[ParsedQA]:
         end = max(end, full[1])  # 'increased risk of emphysema ...': the noun with what follows it
     wh = entity_wh(noun)
     # a verb that takes no object is no passive: 'a failed attempt' -> what failed?, not 'what was failed?'
-    q = f"{wh} {vf.past(verb.lemma_)}?" if verb.lemma_.lower() in INTRANSITIVE else f"{wh} was {verb.lower_}?"
-    return [ParsedQA(verb.text, "verbal", q, _text(doc, (start, end))[0], verb.idx, doc[start].idx, "subject")]
+    intransitive = verb.lemma_.lower() in INTRANSITIVE
+    q = f"{wh} {vf.past(verb.lemma_)}?" if intransitive else f"{wh} was {verb.lower_}?"
+    out = [ParsedQA(verb.text, "verbal", q, _text(doc, (start, end))[0], verb.idx, doc[start].idx, "subject")]
+    if noun.dep_ in ("nsubj", "nsubjpass", "dobj") and noun.head.pos_ == "VERB":
+        # 'A controlled explosion has been carried out at Cardiff University': where was something
+        # controlled? -> at Cardiff University, as the gold asks (the place phrase of the clause's verb)
+        for a in verbal_args(noun.head):
+            if a.role == "adjunct" and a.wh == "where" and a.rng[0] > noun.i and a.head.dep_ == "pobj":
+                ans, at = _text(doc, a.rng)
+                q = f"where did something {verb.lemma_.lower()}?" if intransitive else f"where was something {verb.lower_}?"
+                out.append(ParsedQA(verb.text, "verbal", q, ans, verb.idx, at, "adjunct"))
+    return out
 
 
 # Participles the parser reads as prepositions, which the gold still asks about as verbs.
@@ -3250,6 +3260,15 @@ def verbless_sentence_qas(verb: "Token", lemma: str, doc) -> list[ParsedQA]:
     return out
 
 
+def _borrowed_place(verb: "Token", args: list[Arg]) -> list[Arg]:
+    """The named place of the verb a dependent verb continues ('wants to stay and help the club
+    in Leeds'), for a verb with no place of its own."""
+    if any(a.wh == "where" for a in args) or verb.dep_ not in ("xcomp", "conj", "advcl") or verb.head.pos_ != "VERB":
+        return []
+    return [a for a in verbal_args(verb.head) if a.role == "adjunct" and a.wh == "where" and a.head.dep_ == "pobj"
+            and a.head.ent_type_ in ("GPE", "LOC", "FAC")][:1]
+
+
 def read_qas(text: str) -> list[ParsedQA]:
     """Every QA pair of ``text`` (one sentence, or a few), in the order of their predicates."""
     doc = parse(readable_copy(text))  # same length as ``text``: every offset carries over
@@ -3268,6 +3287,7 @@ def read_qas(text: str) -> list[ParsedQA]:
             p_text, p_at = _hyphenated(tok)
             if _headline_says(tok):
                 args = [a for a in args if _headline_said(a)]
+            args += _borrowed_place(tok, args)
             for q, a in verbal_questions(tok, args):
                 ans, at = _text(doc, a.rng)
                 out.append(ParsedQA(p_text, "verbal", q, ans, p_at, at, a.role))
