@@ -344,6 +344,18 @@ class RefStructure:
     dates: frozenset[tuple[str, int, str]] = frozenset()
     #: in how many sentences each key occurs (for idf weights)
     key_df: dict[str, int] = field(default_factory=dict)
+    #: the tokens carrying each key, and each key's first five letters (keys of five or more)
+    key_tokens: dict[str, frozenset[int]] = field(default_factory=dict)
+    prefix_tokens: dict[str, frozenset[int]] = field(default_factory=dict)
+
+    def tokens_with(self, keys: Iterable[str], prefixes: Iterable[str] = ()) -> frozenset[int]:
+        """The tokens with any of ``keys``, or with a key whose first five letters are in ``prefixes``."""
+        out: set[int] = set()
+        for k in keys:
+            out |= self.key_tokens.get(k, frozenset())
+        for p in prefixes:
+            out |= self.prefix_tokens.get(p, frozenset())
+        return frozenset(out)
 
 
 @lru_cache(maxsize=256)
@@ -387,6 +399,14 @@ def read_reference(reference: str) -> RefStructure:
     for keys in sent_sets:
         for k in keys:
             key_df[k] = key_df.get(k, 0) + 1
+    # an index from key to tokens, so that a unit looks up its predicate and answer words once
+    key_tokens: dict[str, set[int]] = {}
+    prefix_tokens: dict[str, set[int]] = {}
+    for j, keys in enumerate(tok_keys):
+        for k in keys:
+            key_tokens.setdefault(k, set()).add(j)
+            if len(k) >= 5:
+                prefix_tokens.setdefault(k[:5], set()).add(j)
     return RefStructure(
         tokens=tokens, sent_spans=spans, tok_sent=tok_sent, tok_keys=tok_keys, doubt=doubt,
         sent_keys=[frozenset(s) for s in sent_sets], sent_tokens=sent_tokens, all_keys=all_keys,
@@ -395,7 +415,8 @@ def read_reference(reference: str) -> RefStructure:
         sent_split_vote=[_split_vote(reference[a:b]) for a, b in spans],
         unanimous=bool(_UNANIMOUS_RE.search(reference)),
         date_words=frozenset(_date_words(tokens)), dates=_full_dates(reference),
-        key_df=key_df,
+        key_df=key_df, key_tokens={k: frozenset(v) for k, v in key_tokens.items()},
+        prefix_tokens={k: frozenset(v) for k, v in prefix_tokens.items()},
     )
 
 
@@ -932,14 +953,15 @@ def _structure(unit: UnitReading, ref: RefStructure) -> tuple[dict[str, float], 
     head_linked = 0.0
     linked_cov = 0.0  # the most answer words found near the predicate's lemma in one sentence (share)
     if unit.pred_keys and n_ans:
+        pred_ids = ref.tokens_with(unit.pred_keys, pred_prefix)
+        ans_ids = ref.tokens_with(k for keys in unit.ans_keys for k in keys)
         for i in range(len(ref.sent_keys)):
             toks = ref.sent_tokens[i]
-            preds = [ref.tokens[j] for j in toks if _hit(unit.pred_keys, frozenset(ref.tok_keys[j]))
-                     or any(k[:5] in pred_prefix for k in ref.tok_keys[j] if len(k) >= 5)]
+            preds = [ref.tokens[j] for j in toks if j in pred_ids]
             if not preds:
                 continue
             if sent_cov[i] > 0:
-                arg_ids = [j for j in toks if any(_hit(k, frozenset(ref.tok_keys[j])) for k in unit.ans_keys)]
+                arg_ids = [j for j in toks if j in ans_ids]
                 args = [ref.tokens[j] for j in arg_ids]
                 near = [p for p in preds if any(_tree_distance(a, p, 3) <= 3 for a in args)]
                 if near:
