@@ -269,13 +269,20 @@ def test_a_denial_carried_by_an_argument_is_a_polarity_clash(text, reference, ex
     ("The architect Helen Morris designed the library.", "supported"),
 ])
 def test_another_named_doer_in_the_reference_is_a_clash(text, expected):
+    reference = "The library, which opened in 1998, was designed by the architect Helen Morris. Its director is Tom Reed."
+    doer = only_unit(text, reference, ("who design", "what design"))
+    assert doer.status == expected
+    assert (doer.verdicts[0].features or {}).get("agent_clash") == (1.0 if expected == "unsupported" else 0.0)
+
+
+def only_unit(text, reference, prefix):
+    """The one result of the offline check whose question starts with ``prefix``."""
     import factgrain
 
-    reference = "The library, which opened in 1998, was designed by the architect Helen Morris. Its director is Tom Reed."
     report = factgrain.check(text, reference, verifier="lexical", span_mode="parse")
-    doer = [r for r in report.results if r.unit.question.startswith(("who design", "what design"))]
-    assert len(doer) == 1 and doer[0].status == expected, [(r.unit.question, r.unit.answer, r.status) for r in report.results]
-    assert (doer[0].verdicts[0].features or {}).get("agent_clash") == (1.0 if expected == "unsupported" else 0.0)
+    found = [r for r in report.results if r.unit.question.startswith(prefix)]
+    assert len(found) == 1, [(r.unit.question, r.unit.answer, r.status) for r in report.results]
+    return found[0]
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -284,15 +291,11 @@ def test_another_named_doer_in_the_reference_is_a_clash(text, expected):
 ])
 def test_another_named_person_as_the_passive_subject_is_a_clash(text, expected):
     # the person the reference says it was done to is someone else; Sara Novak is named, in another role
-    import factgrain
-
     reference = ("Tom Harris was referred to a housing charity after a month in a shelter. "
                  "Sara Novak, who runs the charity, said demand had doubled.")
-    report = factgrain.check(text, reference, verifier="lexical", span_mode="parse")
-    patient = [r for r in report.results if r.unit.question.startswith("who was referred")]
-    assert len(patient) == 1 and patient[0].status == expected, [(r.unit.question, r.unit.answer, r.status)
-                                                                 for r in report.results]
-    assert (patient[0].verdicts[0].features or {}).get("agent_clash") == (1.0 if expected == "unsupported" else 0.0)
+    patient = only_unit(text, reference, "who was referred")
+    assert patient.status == expected
+    assert (patient.verdicts[0].features or {}).get("agent_clash") == (1.0 if expected == "unsupported" else 0.0)
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -301,13 +304,9 @@ def test_another_named_person_as_the_passive_subject_is_a_clash(text, expected):
 ])
 def test_a_shared_title_neither_links_the_answer_nor_matches_another_doer(text, expected):
     # "Mr" said only that both are men: it linked "Mr Patel" to "working" and matched Mr Okafor's name
-    import factgrain
-
     reference = ("Mr Okafor is now working for a charity that helps refugees. "
                  "Mr Patel, a former minister, said the crisis would last for years.")
-    report = factgrain.check(text, reference, verifier="lexical", span_mode="parse")
-    doer = [r for r in report.results if r.unit.question.startswith("who is working")]
-    assert len(doer) == 1 and doer[0].status == expected, [(r.unit.question, r.unit.answer, r.status) for r in report.results]
+    assert only_unit(text, reference, "who is working").status == expected
 
 
 @pytest.mark.parametrize("text, reference, expected", [
