@@ -443,8 +443,8 @@ class UnitReading:
     #: keys of the answer's proper-name words when the answer is the predicate's doer (its active subject
     #: or passive by-agent) and a named person or organisation; empty otherwise
     agent_name_keys: frozenset[str] = frozenset()
-    #: which side of the verb the named answer is: its doer ("agent") or what it is done to ("patient":
-    #: the subject of a passive, a direct object)
+    #: which side of the verb the named answer is: its doer ("agent") or, as the subject of a passive,
+    #: who it is done to ("patient")
     agent_side: str = "agent"
     pred_is_verb: bool = False  # the predicate is a verb in the unit's sentence (not an event noun)
     #: "X is the R" / "the R, X": keys of the definite role noun R the answer is said to hold, and of the
