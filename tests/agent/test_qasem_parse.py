@@ -299,6 +299,14 @@ def test_a_participle_and_a_continuing_verb_take_the_clauses_named_place():
     assert not any(p == "help" and q.startswith("where") for p, q, a in got), got
 
 
+def test_a_verb_takes_the_named_place_of_its_adverbial_clause():
+    """Gold asks 'where?' of the verb an adverbial clause hangs on when that clause has a named place."""
+    got = qas("The man was injured as he cycled through Cardiff.")
+    assert ("injured", "where was someone injured?", "through Cardiff") in got, got
+    got = qas("The man was injured as he cycled through the park.")  # no named place: nothing borrowed
+    assert not any(p == "injured" and q.startswith("where") for p, q, _ in got), got
+
+
 def test_a_list_of_named_examples_after_such_as_gives_one_answer_per_name():
     got = qas("She has had roles in films such as Blue Harbour (2015), Night Train (2017), and The Orchard (2019).")
     had = [a for p, q, a in got if p == "had" and q.startswith("where")]
@@ -475,6 +483,19 @@ def test_a_plural_nominalization_placed_by_a_place_name_is_an_event():
     assert ("explosions", "where did something explode?", "Madrid") in got, got
     got = qas("The company cut its emissions.")  # plural nominalizations otherwise name things
     assert not any(p == "emissions" for p, _, _ in got), got
+
+
+def test_a_plural_nominalization_with_an_argument_of_its_own_is_an_event():
+    """A possessor, an 'of' / 'to' ... phrase or a light verb makes a plural nominalization an event;
+    a bare or adjective-only plural stays a thing."""
+    got = qas("Her many appearances on the show made her famous.")
+    assert ("appearances", "who appeared?", "Her") in got, got
+    got = qas("She made appearances in three films.")
+    assert ("appearances", "who appeared?", "She") in got, got
+    got = qas("The airport handles international flights.")
+    assert not any(p == "flights" for p, _, _ in got), got
+    got = qas("The government launched initiatives such as free travel.")
+    assert not any(p == "initiatives" for p, _, _ in got), got
 
 
 def test_a_main_clause_copula_whose_complement_is_a_phrase_is_a_copular_predicate():
