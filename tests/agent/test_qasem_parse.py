@@ -496,6 +496,9 @@ def test_a_plural_nominalization_with_an_argument_of_its_own_is_an_event():
     assert not any(p == "flights" for p, _, _ in got), got
     got = qas("The government launched initiatives such as free travel.")
     assert not any(p == "initiatives" for p, _, _ in got), got
+    # a plural spelled as its verb is no event by its possessor alone
+    got = qas("Your worries are understandable.")
+    assert not any(p == "worries" for p, _, _ in got), got
 
 
 def test_a_main_clause_copula_whose_complement_is_a_phrase_is_a_copular_predicate():

@@ -2072,18 +2072,26 @@ def noun_verb(noun: "Token") -> str | None:
 
 
 def _plural_event(noun: "Token") -> bool:
-    """A plural nominalization that still names events: one with an argument of its own (a
-    possessor, 'their contributions'; an 'of' / 'to' / 'for' ... phrase after it), the object of a
-    light verb ('made appearances in ...'), or one placed by a place name before it ('the Tianjin
-    explosions'). A bare or adjective-only plural ('international flights', 'initiatives such as
-    ...') names things or kinds; on dev, allowing every plural added as many spurious predicates as
-    it found gold ones, these three signs found the same gold ones with a third of the spurious."""
+    """A plural nominalization spelled unlike its verb that still names events: one with an
+    argument of its own (a possessor, 'their contributions'; an 'of' / 'to' / 'for' ... phrase
+    after it), the object of a light verb ('made appearances in ...'), or one placed by a place
+    name before it (:func:`_placed_plural`). A bare or adjective-only plural ('international
+    flights', 'initiatives such as ...') names things or kinds; on dev, allowing every plural
+    added as many spurious predicates as it found gold ones, these signs found the same gold ones
+    with a third of the spurious."""
     if any(c.dep_ == "poss" for c in noun.children):
         return True
     if any(c.dep_ == "prep" and c.i > noun.i and c.lower_ in _PLURAL_EVENT_PREPS for c in noun.children):
         return True
     if noun.dep_ == "dobj" and noun.head.lemma_.lower() in _PLURAL_LIGHT_VERBS:
         return True
+    return _placed_plural(noun)
+
+
+def _placed_plural(noun: "Token") -> bool:
+    """A plural noun placed by a place name before it ('the Tianjin explosions', 'the Paris
+    attacks'): events, for a noun spelled as its verb too (a possessor is no such sign there:
+    'their works', 'your worries' name things and states far more often than events)."""
     return any(c.dep_ == "compound" and c.i < noun.i and c.ent_type_ in ("GPE", "LOC") for c in noun.children)
 
 
@@ -2185,7 +2193,7 @@ def suffix_free_event(noun: "Token") -> bool:
     return any(c.dep_ == "prep" and (c.lower_ == "of" or c.lower_ == "for" and c.i > noun.i
                                      or c.i > noun.i and _inquiry_into(c)) for c in noun.children) \
         or _light_verb(noun) is not None or _compound_patient(noun) is not None or _reported_clause(noun) is not None \
-        or noun.tag_ == "NNS" and _plural_event(noun) or _doer_phrase(noun) is not None or _owned_happening(noun) \
+        or noun.tag_ == "NNS" and _placed_plural(noun) or _doer_phrase(noun) is not None or _owned_happening(noun) \
         or _partner_phrase(noun) is not None or _change_in(noun) is not None or _target_phrase(noun) is not None \
         or noun.lemma_.lower() in UNDERGOER_NOUNS and noun.tag_ == "NN" and any(c.dep_ == "poss" for c in noun.children)
 
