@@ -1626,3 +1626,12 @@ def test_a_negated_copula_is_asked_with_its_negation(sentence, question):
     qas = read_qas(sentence)
     assert question in [q.question for q in qas]
     assert not any(q.question in ("who directed something?", "what did someone direct?") for q in qas)  # no one directs
+
+
+def test_a_persons_work_is_an_event_unless_it_is_an_object():
+    got = qas("He won an award for his work on the film.")
+    assert ("work", "who worked?", "He") in got, got
+    got = qas("She exhibited her work in Paris.")  # what she exhibited is a thing
+    assert not any(p == "work" for p, _, _ in got), got
+    got = qas("The engine's performance was poor.")  # no person's
+    assert not any(p == "performance" for p, _, _ in got), got
