@@ -1635,3 +1635,13 @@ def test_a_persons_work_is_an_event_unless_it_is_an_object():
     assert not any(p == "work" for p, _, _ in got), got
     got = qas("The engine's performance was poor.")  # no person's
     assert not any(p == "performance" for p, _, _ in got), got
+
+
+def test_a_for_phrase_hung_on_the_passive_verb_belongs_to_its_event_subject():
+    """The parser hangs 'for a glass tower' on 'unveiled'; gold asks it of 'Plans'."""
+    got = qas("Plans have been unveiled for a glass tower on the banks of the river.")
+    assert ("Plans", "what was planned?", "a glass tower on the banks of the river") in got, got
+    got = qas("An appeal has been launched for witnesses to the crash.")
+    assert ("appeal", "who did someone appeal for?", "witnesses") in got, got
+    got = qas("The boat has been sold for a large sum.")  # no event noun as the subject
+    assert not any(p == "boat" for p, _, _ in got), got

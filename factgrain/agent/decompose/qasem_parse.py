@@ -2094,9 +2094,19 @@ def _plural_event(noun: "Token") -> bool:
         return True
     if any(c.dep_ == "prep" and c.i > noun.i and c.lower_ in _PLURAL_EVENT_PREPS for c in noun.children):
         return True
-    if noun.dep_ == "dobj" and noun.head.lemma_.lower() in _PLURAL_LIGHT_VERBS:
+    if noun.dep_ == "dobj" and noun.head.lemma_.lower() in _PLURAL_LIGHT_VERBS or _stranded_for(noun) is not None:
         return True
     return _placed_plural(noun)
+
+
+def _stranded_for(noun: "Token") -> "Token | None":
+    """The object of a 'for' phrase the parser hung on the passive verb the noun is the subject of
+    ('Plans have been unveiled for a glass tower': what was planned? -> a glass tower), or None."""
+    verb = noun.head
+    if noun.dep_ != "nsubjpass" or verb.pos_ != "VERB" or any(c.dep_ == "prep" and c.lower_ == "for" for c in noun.children):
+        return None
+    prep = next((c for c in verb.children if c.dep_ == "prep" and c.lower_ == "for" and c.i > verb.i), None)
+    return next((c for c in prep.children if c.dep_ == "pobj"), None) if prep is not None else None
 
 
 def _placed_plural(noun: "Token") -> bool:
@@ -2204,7 +2214,7 @@ def suffix_free_event(noun: "Token") -> bool:
     return any(c.dep_ == "prep" and (c.lower_ == "of" or c.lower_ == "for" and c.i > noun.i
                                      or c.i > noun.i and _inquiry_into(c)) for c in noun.children) \
         or _light_verb(noun) is not None or _compound_patient(noun) is not None or _reported_clause(noun) is not None \
-        or noun.tag_ == "NNS" and _placed_plural(noun) or _doer_phrase(noun) is not None or _owned_happening(noun) \
+        or noun.tag_ == "NNS" and _placed_plural(noun) or _stranded_for(noun) is not None or _doer_phrase(noun) is not None or _owned_happening(noun) \
         or _partner_phrase(noun) is not None or _change_in(noun) is not None or _target_phrase(noun) is not None \
         or noun.lemma_.lower() in UNDERGOER_NOUNS and noun.tag_ == "NN" and any(c.dep_ == "poss" for c in noun.children)
 
@@ -2526,6 +2536,10 @@ def nominal_qas(noun: "Token", doc) -> list[ParsedQA]:
             if w in ("when", "where", "why"):
                 add(f"{w} was something {vf.participle(verb)}?" if not intransitive else f"{w} did something {verb}?",
                     c, _edges(list(c.subtree)), "adjunct")
+    if (aim := _stranded_for(noun)) is not None and not intransitive:
+        wh = entity_wh(aim)
+        add(f"{wh} did {'someone' if wh == 'who' else 'something'} {verb} for?" if verb in FOR_OBJECT_VERBS
+            else f"{wh} was {vf.participle(verb)}?", aim, _phrase(aim), "object")
     if (inf := _noun_infinitive(noun)) is not None and not intransitive:
         add(f"what was {vf.participle(verb)}?", inf, _edges(list(inf.subtree)), "object")
     if not out and (clause := _reported_clause(noun)) is not None and not intransitive:
