@@ -1645,3 +1645,11 @@ def test_a_for_phrase_hung_on_the_passive_verb_belongs_to_its_event_subject():
     assert ("appeal", "who did someone appeal for?", "witnesses") in got, got
     got = qas("The boat has been sold for a large sum.")  # no event noun as the subject
     assert not any(p == "boat" for p, _, _ in got), got
+
+
+def test_the_host_of_a_show_hosts_it():
+    """A noun spelled as its verb that names the doer ('host') makes the copula's subject its doer."""
+    got = qas("He is currently the host of the Mike Trivisonno Show.")
+    assert ("host", "who hosted something?", "He") in got, got
+    got = qas("He is not the host of the show.")
+    assert not any(p == "host" and q.startswith("who") for p, q, _ in got), got

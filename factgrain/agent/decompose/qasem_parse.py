@@ -118,6 +118,8 @@ edge panel firm force block chain
 # 'the police force', 'a block of flats')
 # NOT_EVENTS nouns that name what a person did when that person possesses them (:func:`_performed_by_owner`).
 POSSESSED_EVENTS = frozenset(("work", "performance"))
+# Nouns spelled as their verb that name its doer ('the host of the show' hosts it).
+DOER_AS_VERB = frozenset("host coach guide captain pilot judge".split())
 # Agent nouns that name an occupation rather than someone doing the verb.
 OCCUPATIONS = frozenset("actor actress painter sculptor author doctor officer senator governor mayor "
                         "professor minister member editor counselor counsellor architect surgeon midwife "
@@ -1942,6 +1944,10 @@ def copular_qas(be: "Token", doc) -> list[ParsedQA]:
     negated = any(c.dep_ == "neg" for c in be.children)
     for comp in _complements(be):
         verb = agent_noun_verb(comp) if not negated else None  # 'is not the director': no one directs
+        if verb is None and not negated and comp.tag_ == "NN" and comp.lemma_.lower() in DOER_AS_VERB:
+            # 'He is the host of the show': who hosted something? (the noun's own phrase gives what)
+            out.append(ParsedQA(comp.text, "nominal", f"{wh} {vf.past(comp.lemma_.lower())} something?", s_text,
+                                comp.idx, s_at, "subject"))
         if verb is not None:
             # 'X is a director' -> who directed? -> X (QANom asks the agent noun as a verb)
             out.append(ParsedQA(comp.text, "nominal", f"{wh} {vf.past(verb)} something?", s_text, comp.idx, s_at,
