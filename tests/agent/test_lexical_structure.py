@@ -149,6 +149,16 @@ def test_weekday_clash_and_agreeing_quantities():
     assert f["qty_agree"] == 1.0 and f["qty_clash"] == 0.0
 
 
+def test_a_size_written_with_an_inch_mark_is_the_same_number():
+    """Web pages write '3″' for three inches; the tokenizer keeps the mark on the number."""
+    ref = "I found that a 3″ (7.5 cm) circle gives a realistic-sized flower."
+    f = structure("what is being cut?", "a 3-inch circle", "Cut out a 3-inch circle.", ref, "Cut")
+    assert f["qty_clash"] == 0.0 and f["qty_unit_clash"] == 0.0 and f["qty_agree"] == 1.0
+    assert f["ans_name_missing"] == 0.0
+    f = structure("what is being cut?", "a 4-inch circle", "Cut out a 4-inch circle.", ref, "Cut")
+    assert f["qty_clash"] == 1.0 and f["ans_name_missing"] == 1.0
+
+
 def test_negated_knowledge_is_doubt_but_a_relative_clause_is_asserted():
     ref = "Police did not establish who fired the gun. The man who fired the gun was arrested on Monday."
     sentence = "The man who fired the gun was arrested."

@@ -107,6 +107,9 @@ _SCALE = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "mn": 1e6, "billi
           "b": 1e9, "trillion": 1e12, "tn": 1e12, "hundred": 1e2}
 _UNIT_ALIASES = {"$": "$", "dollar": "$", "usd": "$", "us$": "$", "£": "£", "pound": "£", "gbp": "£",
                  "€": "€", "euro": "€", "eur": "€", "%": "%", "percent": "%", "per cent": "%"}
+# a number with an inch or foot mark glued to it ('a 3″ circle', "6′ 2″"), as web pages write sizes
+_PRIMED = re.compile(r"(\d+(?:\.\d+)?)(″|′|\"|'')")
+_PRIME_UNITS = {"″": "inch", '"': "inch", "''": "inch", "′": "foot"}
 _WORD_VALUES = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
                 "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
                 "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
@@ -128,6 +131,8 @@ def _keys(tok: "Token") -> tuple[str, ...]:
     if len(text) > 2 and text.endswith(".") and text[:-1].isalpha():
         # a sentence's last word with its full stop glued on ('played by Joan Van Ark.'): the word
         text, lemma = text[:-1], lemma.rstrip(".")
+    elif (m := _PRIMED.fullmatch(text)) is not None:
+        text = lemma = m.group(1)  # '3″' is the number 3 (of inches)
     lemma, low = _lf._norm_token(lemma), _lf._norm_token(text)
     return (lemma,) if lemma == low else (lemma, low)
 
@@ -214,6 +219,12 @@ def _quantities(tokens: "Iterable[Token]", sent_of) -> list[Quantity]:
     out, i = [], 0
     while i < len(toks):
         t = toks[i]
+        if (m := _PRIMED.fullmatch(t.text)) is not None:
+            # '3″', "6′": the tokenizer keeps the inch or foot mark on the number
+            out.append(Quantity(value=float(m.group(1)), unit=_PRIME_UNITS[m.group(2)], sent=sent_of(t),
+                                approx=_approximate(t)))
+            i += 1
+            continue
         value = _num_value(t.text) if (t.like_num or t.lower_ in _WORD_VALUES) else None
         if value is None or t.lower_ in _SCALE:
             i += 1
@@ -228,6 +239,8 @@ def _quantities(tokens: "Iterable[Token]", sent_of) -> list[Quantity]:
             unit = _UNIT_ALIASES[prev]
         elif j < len(toks):
             nxt = toks[j]
+            if nxt.text == "-" and j + 1 < len(toks) and toks[j + 1].pos_ == "NOUN":
+                nxt = toks[j + 1]  # 'a 3-inch circle': the unit is after the hyphen
             lemma = nxt.lemma_.lower()
             if lemma in _UNIT_ALIASES or nxt.lower_ in _UNIT_ALIASES:
                 unit = _UNIT_ALIASES.get(lemma, _UNIT_ALIASES.get(nxt.lower_, ""))
