@@ -1653,3 +1653,19 @@ def test_the_host_of_a_show_hosts_it():
     assert ("host", "who hosted something?", "He") in got, got
     got = qas("He is not the host of the show.")
     assert not any(p == "host" and q.startswith("who") for p, q, _ in got), got
+
+
+@pytest.mark.parametrize("sentence, thing", [("The council has closed the car park.", "park"),
+                                             ("The school bus crashed on Monday.", "bus"),
+                                             ("He bought a steel hammer.", "hammer")])
+def test_a_compound_before_a_noun_that_names_a_thing_is_its_kind(sentence, thing):
+    """'car park', 'school bus': WordNet's first sense of the noun is a thing, so the compound says
+    which kind, not what was parked or bussed (none of these nouns is on NOT_EVENTS)."""
+    got = qas(sentence)
+    assert not any(p == thing for p, _, _ in got), got
+    assert got, sentence  # the sentence's verb is still read
+
+
+def test_a_compound_before_an_event_noun_is_still_its_patient():
+    got = qas("The smoking ban came into force in 2007.")
+    assert ("ban", "what was banned?", "smoking") in got, got
