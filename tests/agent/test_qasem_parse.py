@@ -1671,3 +1671,12 @@ def test_a_compound_before_an_event_noun_is_still_its_patient():
     assert ("ban", "what was banned?", "smoking") in got, got
     got = qas("The rocket launch was delayed by a day.")  # 'launch' is a boat first, an act second
     assert ("launch", "what was launched?", "rocket") in got, got
+
+
+def test_an_indefinite_thing_noun_with_a_bare_of_phrase_counts_or_holds_it():
+    got = qas("A man has been jailed for a string of burglaries across north Wales.")
+    assert not any(p == "string" for p, _, _ in got), got
+    got = qas("The fall of Rome ended the empire.")  # definite, and 'fall' is no thing noun
+    assert ("fall", "what fell?", "Rome") in got, got
+    got = qas("The board ordered a review of safety rules.")  # 'review' is an act
+    assert ("review", "what was reviewed?", "safety rules") in got, got
