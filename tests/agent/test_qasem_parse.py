@@ -1680,3 +1680,10 @@ def test_an_indefinite_thing_noun_with_a_bare_of_phrase_counts_or_holds_it():
     assert ("fall", "what fell?", "Rome") in got, got
     got = qas("The board ordered a review of safety rules.")  # 'review' is an act
     assert ("review", "what was reviewed?", "safety rules") in got, got
+
+
+def test_a_plural_nominalization_with_its_doer_after_from_is_an_event():
+    got = qas("The lane will open next spring despite objections from residents.")
+    assert any(p == "objections" and q.startswith("who ") and a == "residents" for p, q, a in got), got
+    got = qas("The museum moved the paintings from London.")  # a place, and no nominalization
+    assert not any(p == "paintings" for p, _, _ in got), got

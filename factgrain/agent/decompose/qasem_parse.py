@@ -2101,8 +2101,9 @@ def _performed_by_owner(noun: "Token") -> bool:
 def _plural_event(noun: "Token") -> bool:
     """A plural nominalization spelled unlike its verb that still names events: one with an
     argument of its own (a possessor, 'their contributions'; an 'of' / 'to' / 'for' ... phrase
-    after it), the object of a light verb ('made appearances in ...'), or one placed by a place
-    name before it (:func:`_placed_plural`). A bare or adjective-only plural ('international
+    after it; a 'from' / 'by' phrase naming who does it, 'objections from residents'), the object of
+    a light verb ('made appearances in ...'), or one placed by a place name before it
+    (:func:`_placed_plural`). A bare or adjective-only plural ('international
     flights', 'initiatives such as ...') names things or kinds; on dev, allowing every plural
     added as many spurious predicates as it found gold ones, these signs found the same gold ones
     with a third of the spurious."""
@@ -2112,7 +2113,7 @@ def _plural_event(noun: "Token") -> bool:
         return True
     if noun.dep_ == "dobj" and noun.head.lemma_.lower() in _PLURAL_LIGHT_VERBS or _stranded_for(noun) is not None:
         return True
-    return _placed_plural(noun)
+    return _placed_plural(noun) or _doer_phrase(noun, plural=True) is not None
 
 
 def _stranded_for(noun: "Token") -> "Token | None":
@@ -2313,11 +2314,12 @@ def _owned_happening(noun: "Token") -> bool:
     return (lemma in INTRANSITIVE or low in INTRANSITIVE) and (deverbal.nomlex_listed(lemma) or deverbal.nomlex_listed(low))
 
 
-def _doer_phrase(noun: "Token") -> "Token | None":
-    """The object of a 'from' / 'by' phrase after a singular noun spelled like its verb, when it
-    names who does it ('support from people', 'an attack by rebels'): not a place ('a move from
-    London') or a time ('support by 2020')."""
-    if noun.tag_ != "NN":
+def _doer_phrase(noun: "Token", *, plural: bool = False) -> "Token | None":
+    """The object of a 'from' / 'by' phrase after a singular noun spelled like its verb (with
+    ``plural``, after a plural nominalization: 'objections from residents'), when it names who does
+    it ('support from people', 'an attack by rebels'): not a place ('a move from London') or a time
+    ('support by 2020')."""
+    if noun.tag_ != ("NNS" if plural else "NN"):
         return None
     for c in noun.children:
         if c.dep_ == "prep" and c.i > noun.i and c.lower_ in ("from", "by"):
