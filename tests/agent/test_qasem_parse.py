@@ -1687,3 +1687,18 @@ def test_a_plural_nominalization_with_its_doer_after_from_is_an_event():
     assert any(p == "objections" and q.startswith("who ") and a == "residents" for p, q, a in got), got
     got = qas("The museum moved the paintings from London.")  # a place, and no nominalization
     assert not any(p == "paintings" for p, _, _ in got), got
+
+
+def test_the_passive_subject_of_a_verb_of_giving_undergoes_the_event_its_object_names():
+    got = qas("A man who stabbed his neighbour has been given a life sentence.")
+    assert any(p == "sentence" and q == "who was sentenced?" for p, q, _ in got), got
+    assert not any(p == "sentence" and q.startswith("who sentenced") for p, q, _ in got), got
+    got = qas("She was offered a promotion.")
+    assert ("promotion", "who was promoted?", "She") in got, got
+
+
+def test_what_a_verb_of_finding_finds_is_done_by_others():
+    """'A review found failings': the review is no doer of the failings."""
+    got = qas("A review of the case found serious failings by social workers.")
+    assert ("failings", "who failed something?", "social workers") in got, got
+    assert not any(p == "failings" and a.startswith("A review") for p, _, a in got), got

@@ -2199,6 +2199,7 @@ EVENT_ACTING_VERBS = frozenset("""
 cause force prompt trigger spark provoke follow precede criticise criticize condemn investigate probe
 examine review oppose welcome block prevent stop halt delay postpone cancel bar ban kill end
 blame protest mark witness report expect predict fear order approve reject allow permit call urge
+find discover reveal uncover expose identify highlight detect
 """.split())
 
 
@@ -2466,8 +2467,10 @@ def nominal_qas(noun: "Token", doc) -> list[ParsedQA]:
         subj = _subject_of(light)
         if subj is not None and subj[1] is not None:
             wh = entity_wh(subj[0], acting=True)
-            if light.lemma_.lower() in RECEIVING_VERBS and not intransitive:
-                # 'received criticism', 'suffered an injury', 'faced charges': the subject undergoes it
+            passive = any(c.dep_ in ("nsubjpass", "auxpass") for c in light.children)
+            if (light.lemma_.lower() in RECEIVING_VERBS or passive) and not intransitive:
+                # 'received criticism', 'suffered an injury', 'faced charges': the subject undergoes it;
+                # so does the passive subject of a verb of giving ('has been given a life sentence')
                 add(f"{wh} was {vf.participle(verb)}?", subj[0], subj[1], "object")
             else:
                 add(f"{wh} {vf.past(verb)}?" if intransitive else f"{wh} {vf.past(verb)} something?", subj[0], subj[1],
