@@ -1702,3 +1702,12 @@ def test_what_a_verb_of_finding_finds_is_done_by_others():
     got = qas("A review of the case found serious failings by social workers.")
     assert ("failings", "who failed something?", "social workers") in got, got
     assert not any(p == "failings" and a.startswith("A review") for p, _, a in got), got
+
+
+def test_a_noun_of_intending_with_an_infinitive_is_an_event():
+    got = qas("A plan to build 300 homes has been rejected.")
+    assert ("plan", "what was planned?", "to build 300 homes") in got, got
+    got = qas("Her attempt to swim the Channel failed.")
+    assert ("attempt", "what was attempted?", "to swim the Channel") in got, got
+    got = qas("He has the power to veto the law.")  # 'power' intends nothing
+    assert not any(p == "power" for p, _, _ in got), got
