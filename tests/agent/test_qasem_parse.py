@@ -1711,3 +1711,10 @@ def test_a_noun_of_intending_with_an_infinitive_is_an_event():
     assert ("attempt", "what was attempted?", "to swim the Channel") in got, got
     got = qas("He has the power to veto the law.")  # 'power' intends nothing
     assert not any(p == "power" for p, _, _ in got), got
+
+
+def test_a_body_part_before_a_noun_spelled_as_its_verb_is_no_patient():
+    got = qas("He died of a heart attack at his home.")
+    assert not any(p == "attack" and a == "heart" for p, _, a in got), got
+    got = qas("The rebels launched an attack on the town.")  # an event noun with its own target
+    assert any(p == "attack" for p, _, _ in got), got

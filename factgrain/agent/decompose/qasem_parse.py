@@ -2392,10 +2392,19 @@ def _partitive(noun: "Token", of: "Token") -> bool:
         and pobj.tag_ in ("NNS", "NN") and not any(c.dep_ in ("det", "poss") for c in pobj.children)
 
 
+# Parts of the body: before a noun spelled like its verb they say where on the body it happened ('a
+# heart attack', 'a back spasm'), and make it no event by themselves. (Kept for nominalizations: 'a
+# leg injury' asks 'what was injured? -> leg', the noun's only QA; without it dev lost a gold predicate.)
+BODY_PARTS = frozenset("""head face eye ear nose mouth jaw tooth teeth neck throat shoulder arm elbow wrist hand
+finger thumb chest back spine hip leg knee ankle foot feet toe heart lung liver kidney brain skull bone stomach
+skin muscle hamstring groin calf thigh""".split())
+
+
 def _compound_patient(noun: "Token") -> "Token | None":
-    """'smoking bans', 'stock market slump': a common-noun compound before an event noun."""
+    """'smoking bans', 'stock market slump': a common-noun compound before an event noun (not a part
+    of the body: 'a leg injury')."""
     comps = [c for c in noun.children if c.dep_ == "compound" and c.i < noun.i and c.pos_ == "NOUN"
-             and not _duration_modifier(c)]
+             and not _duration_modifier(c) and c.lower_ not in BODY_PARTS]
     return comps[-1] if comps and noun.tag_ in ("NN", "NNS") else None
 
 
