@@ -1718,3 +1718,11 @@ def test_a_body_part_before_a_noun_spelled_as_its_verb_is_no_patient():
     assert not any(p == "attack" and a == "heart" for p, _, a in got), got
     got = qas("The rebels launched an attack on the town.")  # an event noun with its own target
     assert any(p == "attack" for p, _, _ in got), got
+
+
+def test_a_noun_hyphened_before_an_ing_modifier_is_its_object():
+    got = qas("He suffered a life-threatening injury.")
+    assert ("threatening", "what is threatened?", "life") in got, got
+    got = qas("Video games improve problem-solving skills in children.")
+    assert ("solving", "what is solved?", "problem") in got, got
+    assert not any(p == "solving" and a == "skills" and "solved" in q for p, q, a in got), got

@@ -3036,6 +3036,23 @@ def _activity_qas(verb: "Token", noun: "Token", doc) -> list[ParsedQA]:
     return out
 
 
+def _hyphened_object_qas(verb: "Token", noun: "Token", doc) -> list[ParsedQA]:
+    """An -ing modifier with a noun hyphened before it ('a life-threatening injury', 'problem-solving
+    skills', 'a record-breaking season'): the hyphened noun is what the verb acts on, the modified
+    noun what does it (what is threatened? -> life; what threatens something? -> injury)."""
+    obj = next((c for c in verb.children if c.i == verb.i - 2 and c.pos_ in ("NOUN", "PROPN")
+                and doc[verb.i - 1].text == "-"), None)
+    if obj is None or verb.lemma_.lower() in INTRANSITIVE:
+        return []
+    lemma = verb.lemma_.lower()
+    out = [ParsedQA(verb.text, "verbal", f"what is {vf.participle(lemma)}?", obj.text, verb.idx, obj.idx, "object")]
+    mods = [c for c in noun.children if c.dep_ == "compound" and verb.i < c.i < noun.i]
+    start = mods[0] if mods else noun
+    out.append(ParsedQA(verb.text, "verbal", f"{entity_wh(noun, acting=True)} {vf.third_person(lemma)} something?",
+                        _text(doc, (start.i, noun.i))[0], verb.idx, start.idx, "subject"))
+    return out
+
+
 def _ing_modifier_qas(verb: "Token", noun: "Token", doc) -> list[ParsedQA]:
     """An -ing word opening a bare noun phrase ('banning smoking would ...', 'rising prices'):
     either a gerund with its object or a participle on its noun; both ways the noun is what the
@@ -3076,7 +3093,7 @@ def participle_qas(verb: "Token", doc) -> list[ParsedQA]:
     """An adjectival past participle ('a controlled explosion'): what was controlled? -> explosion."""
     noun = verb.head
     if verb.tag_ == "VBG" and noun.pos_ == "NOUN" and noun.i > verb.i:
-        return _activity_qas(verb, noun, doc) or _ing_modifier_qas(verb, noun, doc)
+        return _hyphened_object_qas(verb, noun, doc) or _activity_qas(verb, noun, doc) or _ing_modifier_qas(verb, noun, doc)
     if verb.tag_ != "VBN" or noun.pos_ not in ("NOUN", "PROPN") or noun.i < verb.i:
         return []
     if any(c.dep_ == "advmod" and c.lower_ == "so" and c.i < verb.i for c in verb.children):
