@@ -1726,3 +1726,11 @@ def test_a_noun_hyphened_before_an_ing_modifier_is_its_object():
     got = qas("Video games improve problem-solving skills in children.")
     assert ("solving", "what is solved?", "problem") in got, got
     assert not any(p == "solving" and a == "skills" and "solved" in q for p, q, a in got), got
+
+
+def test_a_from_phrase_that_names_no_one_is_what_the_event_leaves():
+    got = qas("The striker has announced his retirement from international football.")
+    assert any(p == "retirement" and q.endswith("retire from?") and a == "international football" for p, q, a in got), got
+    assert not any(p == "retirement" and q.startswith("what retired") for p, q, _ in got), got
+    got = qas("There was support from local people.")
+    assert ("support", "who supported something?", "local people") in got, got

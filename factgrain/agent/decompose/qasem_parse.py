@@ -2576,9 +2576,11 @@ def nominal_qas(noun: "Token", doc) -> list[ParsedQA]:
             if pobj is None:
                 continue
             wh = entity_wh(pobj, acting=c.lower_ in ("from", "by"))
-            if c.lower_ in ("from", "by"):
+            if c.lower_ == "by" or c.lower_ == "from" and wh == "who":
                 add(f"{wh} {vf.past(verb)} something?", pobj, _phrase(pobj), "subject")
-            elif intransitive or c.lower_ == "for" and verb in FOR_OBJECT_VERBS:
+            elif intransitive or c.lower_ == "for" and verb in FOR_OBJECT_VERBS or c.lower_ == "from":
+                # a 'from' phrase that names no one is what the event leaves ('his retirement from
+                # international football': what did someone retire from?), not its doer
                 # 'his response to the pandemic': what did something respond to?, not 'was responded';
                 # 'an appeal for witnesses': who did someone appeal for?, not 'who was appealed?'
                 add(f"{wh} did {'someone' if wh == 'who' else 'something'} {verb} {c.lower_}?", pobj, _phrase(pobj),
