@@ -1734,3 +1734,10 @@ def test_a_from_phrase_that_names_no_one_is_what_the_event_leaves():
     assert not any(p == "retirement" and q.startswith("what retired") for p, q, _ in got), got
     got = qas("There was support from local people.")
     assert ("support", "who supported something?", "local people") in got, got
+
+
+def test_a_plural_event_noun_takes_its_target_phrase():
+    got = qas("There has been a sharp increase in the number of attacks on staff.")
+    assert ("attacks", "who was attacked?", "staff") in got, got
+    got = qas("Talks over the weekend failed.")  # a time, not a target
+    assert not any(p == "Talks" for p, _, _ in got), got

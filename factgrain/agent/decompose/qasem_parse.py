@@ -2252,13 +2252,14 @@ WIN_NOUNS = frozenset("win victory triumph".split())
 
 
 def _target_phrase(noun: "Token") -> "Token | None":
-    """The object of an 'on' / 'against' / 'over' phrase right after a singular noun spelled like its
-    verb that NOMLEX lists ('an attack on a pensioner', 'a ban on smoking', 'a protest against the
-    closure', 'a row over the format'): what the event is aimed at or about. Not a time or a number
+    """The object of an 'on' / 'against' / 'over' phrase right after a noun spelled like its
+    verb that NOMLEX lists, singular or plural ('an attack on a pensioner', 'attacks on staff', 'a
+    ban on smoking', 'a protest against the closure', 'a row over the format'): what the event is
+    aimed at or about. Not a time or a number
     ('a win over the weekend', 'a rise over 20%'), nor a place except after 'against' (a side named
     by its country: 'a defeat against New Zealand'), and not a noun NOMLEX does not list ('a wide
     net against terrorists')."""
-    if noun.tag_ != "NN" or not (deverbal.nomlex_listed(noun.lemma_.lower()) or deverbal.nomlex_listed(noun.lower_)):
+    if noun.tag_ not in ("NN", "NNS") or not (deverbal.nomlex_listed(noun.lemma_.lower()) or deverbal.nomlex_listed(noun.lower_)):
         return None
     c = next((c for c in noun.children if c.dep_ == "prep" and c.i == noun.i + 1 and c.lower_ in TARGET_PREPS), None)
     pobj = None if c is None else next((x for x in c.children if x.dep_ == "pobj"), None)
