@@ -1741,3 +1741,13 @@ def test_a_plural_event_noun_takes_its_target_phrase():
     assert ("attacks", "who was attacked?", "staff") in got, got
     got = qas("Talks over the weekend failed.")  # a time, not a target
     assert not any(p == "Talks" for p, _, _ in got), got
+
+
+def test_a_between_phrase_names_who_takes_part():
+    got = qas("Police want witnesses to a collision between a car and a cyclist.")
+    assert ("collision", "what collided with something?", "a car") in got, got
+    assert any(p == "collision" and q.endswith("collide with?") and a == "a cyclist" for p, q, a in got), got
+    got = qas("A fight between two men left one injured.")
+    assert ("fight", "who fought?", "two men") in got, got
+    got = qas("The border between the two countries is closed.")  # a thing noun
+    assert not any(p == "border" for p, _, _ in got), got

@@ -2232,7 +2232,7 @@ def suffix_free_event(noun: "Token") -> bool:
     return any(c.dep_ == "prep" and (c.lower_ == "of" and not _partitive(noun, c) or c.lower_ == "for" and c.i > noun.i
                                      or c.i > noun.i and _inquiry_into(c)) for c in noun.children) \
         or _light_verb(noun) is not None or _compound_patient(noun) is not None and not _thing_kind(noun) \
-        or _reported_clause(noun) is not None or _intended_clause(noun) is not None \
+        or _reported_clause(noun) is not None or _intended_clause(noun) is not None or _sides_phrase(noun) \
         or noun.tag_ == "NNS" and _placed_plural(noun) or _stranded_for(noun) is not None or _doer_phrase(noun) is not None or _owned_happening(noun) \
         or _partner_phrase(noun) is not None or _change_in(noun) is not None or _target_phrase(noun) is not None \
         or noun.lemma_.lower() in UNDERGOER_NOUNS and noun.tag_ == "NN" and any(c.dep_ == "poss" for c in noun.children)
@@ -2382,6 +2382,13 @@ def _intended_clause(noun: "Token") -> "Token | None":
         return None
     return next((c for c in noun.children if c.dep_ == "acl" and c.i > noun.i and c.pos_ in ("VERB", "AUX")
                  and any(a.dep_ == "aux" and a.lower_ == "to" for a in c.children)), None)
+
+
+def _sides_phrase(noun: "Token") -> bool:
+    """A 'between' phrase after a noun spelled like its verb that names no thing ('talks between the
+    two sides', 'a fight between two men'; not 'the border between', 'the link between')."""
+    return not _thing_kind(noun) and any(c.dep_ == "prep" and c.lower_ == "between" and c.i > noun.i
+                                         for c in noun.children)
 
 
 def _partitive(noun: "Token", of: "Token") -> bool:
@@ -2588,6 +2595,18 @@ def nominal_qas(noun: "Token", doc) -> list[ParsedQA]:
                     "prep-object")
             else:
                 add(f"{wh} was {vf.participle(verb)}?", pobj, _phrase(pobj), "object")
+        elif c.dep_ == "prep" and c.lower_ == "between" and c.i > noun.i \
+                and (sides := next((x for x in c.children if x.dep_ == "pobj"), None)) is not None and not _is_time(sides):
+            # 'a collision between a car and a cyclist': what collided with something? -> a car; what did
+            # something collide with? -> a cyclist; 'talks between the two sides': who talked?
+            others = [x for x in sides.children if x.dep_ == "conj"]
+            wh = entity_wh(sides, acting=True)
+            if not others:
+                add(f"{wh} {vf.past(verb)}?", sides, _phrase(sides), "subject")
+            else:
+                add(f"{wh} {vf.past(verb)} with something?", sides, _phrase(sides, drop=("conj", "cc")), "subject")
+                add(f"{entity_wh(others[0], acting=True)} did something {verb} with?", others[0], _phrase(others[0]),
+                    "prep-object")
         elif c.dep_ == "prep" and c.lower_ == "with" and (partner := _partner_phrase(noun)) is not None \
                 and partner.head.i == c.i:
             wh = entity_wh(partner, acting=True)  # 'a draw with Hearts': who did someone draw with?
