@@ -1751,3 +1751,8 @@ def test_a_between_phrase_names_who_takes_part():
     assert ("fight", "who fought?", "two men") in got, got
     got = qas("The border between the two countries is closed.")  # a thing noun
     assert not any(p == "border" for p, _, _ in got), got
+
+
+def test_who_weighs_up_an_event_does_not_do_it():
+    got = qas("The government said it would consider the findings of the report.")
+    assert not any(p == "findings" and a in ("it", "The government") for p, _, a in got), got

@@ -2200,6 +2200,8 @@ cause force prompt trigger spark provoke follow precede criticise criticize cond
 examine review oppose welcome block prevent stop halt delay postpone cancel bar ban kill end
 blame protest mark witness report expect predict fear order approve reject allow permit call urge
 find discover reveal uncover expose identify highlight detect
+consider discuss assess evaluate analyse analyze study publish accept dismiss challenge question dispute
+ignore overturn
 """.split())
 
 
