@@ -1756,3 +1756,10 @@ def test_a_between_phrase_names_who_takes_part():
 def test_who_weighs_up_an_event_does_not_do_it():
     got = qas("The government said it would consider the findings of the report.")
     assert not any(p == "findings" and a in ("it", "The government") for p, _, a in got), got
+
+
+def test_prior_to_and_ahead_of_say_when():
+    got = qas("Prior to her political career, she worked as an economist.")
+    assert ("worked", "when did someone work?", "Prior to her political career") in got, got
+    got = qas("Ahead of the election, the party published its manifesto.")
+    assert any(p == "published" and q.startswith("when") and a == "Ahead of the election" for p, q, a in got), got

@@ -564,10 +564,17 @@ def _adverb_phrase_wh(adv: "Token", verb: "Token") -> str | None:
     """where / when for an adverb the parser hung a place or time phrase on ('flown back to Sweden',
     'go back to university', 'moved out of London'): the phrase is the verb's, said with its adverb."""
     for p in adv.children:
+        if p.dep_ == "prep" and p.i > adv.i and adv.lower_ in _ORDER_ADVERBS \
+                and any(c.dep_ in ("pobj", "pcomp") for c in p.children):
+            return "when"  # 'prior to her political career', 'ahead of the election'
         if p.dep_ == "prep" and p.i > adv.i and any(c.dep_ == "pobj" for c in p.children) \
                 and (w := prep_wh(p, verb)) in ("where", "when"):
             return w
     return None
+
+
+# Adverbs that order an event before or after the phrase they take ('prior to', 'ahead of').
+_ORDER_ADVERBS = frozenset(("prior", "ahead", "subsequent"))
 
 
 def _clause_wh_after(clause: "Token", mark: "Token") -> str:
