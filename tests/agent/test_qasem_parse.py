@@ -1763,3 +1763,10 @@ def test_prior_to_and_ahead_of_say_when():
     assert ("worked", "when did someone work?", "Prior to her political career") in got, got
     got = qas("Ahead of the election, the party published its manifesto.")
     assert any(p == "published" and q.startswith("when") and a == "Ahead of the election" for p, q, a in got), got
+
+
+def test_thanks_to_is_a_cause_not_an_object():
+    got = qas("The team won thanks to a late goal.")
+    assert ("won", "why did someone win?", "thanks to a late goal") in got, got
+    got = qas("He sent thanks to the nurses.")  # thanks given
+    assert ("sent", "what did someone send?", "thanks") in got, got

@@ -1508,8 +1508,26 @@ def verbal_args(verb: "Token") -> list[Arg]:
     # 'has faced calls to resign': the infinitive right after an object noun of an aim completes the
     # noun (the calls are for resigning), it is no purpose of the verb
     aims = [c for c in verb.children if c.dep_ == "dobj" and c.lemma_.lower() in INTENT_NOUNS]
-    return [a for a in args if not (a.wh == "why" and a.role == "adjunct" and a.head.tag_ == "VB" and any(
+    args = [a for a in args if not (a.wh == "why" and a.role == "adjunct" and a.head.tag_ == "VB" and any(
         a.rng[0] == o.right_edge.i + 1 and verb.doc[a.rng[0]].lower_ == "to" for o in aims))]
+    return _thanks_to(verb, args)
+
+
+_THANKING_VERBS = frozenset("send express extend offer say owe convey give".split())
+
+
+def _thanks_to(verb: "Token", args: list[Arg]) -> list[Arg]:
+    """'won thanks to a late goal': the parser takes 'thanks' for the object and 'to a late goal' for
+    a phrase of the verb; together they are the cause (why did someone win? -> thanks to a late goal)."""
+    if verb.lemma_.lower() in TRANSFER_VERBS | _THANKING_VERBS:
+        return args  # 'sent thanks to the nurses': thanks given
+    thanks = next((a for a in args if a.role == "object" and a.head.lower_ == "thanks" and a.rng == (a.head.i, a.head.i)), None)
+    to = next((c for c in verb.children if c.dep_ == "prep" and c.lower_ == "to" and thanks is not None
+               and c.i == thanks.head.i + 1), None)
+    if to is None:
+        return args
+    kept = [a for a in args if a is not thanks and not (a.rng[0] >= to.i and a.rng[1] <= to.right_edge.i)]
+    return [*kept, Arg("adjunct", thanks.head, (thanks.head.i, to.right_edge.i), "why")]
 
 
 def _fronted_setting(verb: "Token") -> list[Arg]:
