@@ -1519,7 +1519,7 @@ _THANKING_VERBS = frozenset("send express extend offer say owe convey give".spli
 def _thanks_to(verb: "Token", args: list[Arg]) -> list[Arg]:
     """'won thanks to a late goal': the parser takes 'thanks' for the object and 'to a late goal' for
     a phrase of the verb; together they are the cause (why did someone win? -> thanks to a late goal)."""
-    if verb.lemma_.lower() in TRANSFER_VERBS | _THANKING_VERBS:
+    if verb.lemma_.lower() in TRANSFER_VERBS or verb.lemma_.lower() in _THANKING_VERBS:
         return args  # 'sent thanks to the nurses': thanks given
     thanks = next((a for a in args if a.role == "object" and a.head.lower_ == "thanks" and a.rng == (a.head.i, a.head.i)), None)
     to = next((c for c in verb.children if c.dep_ == "prep" and c.lower_ == "to" and thanks is not None
