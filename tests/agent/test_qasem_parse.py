@@ -1770,3 +1770,11 @@ def test_thanks_to_is_a_cause_not_an_object():
     assert ("won", "why did someone win?", "thanks to a late goal") in got, got
     got = qas("He sent thanks to the nurses.")  # thanks given
     assert ("sent", "what did someone send?", "thanks") in got, got
+
+
+def test_on_one_hand_is_no_argument():
+    got = qas("On one hand, the plan saves money.")
+    assert ("saves", "what does something save?", "money") in got, got
+    assert not any(a == "one hand" for _, _, a in got), got
+    got = qas("On the one hand, the plan saves money.")
+    assert not any("hand" in a for _, _, a in got), got

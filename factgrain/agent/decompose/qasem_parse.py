@@ -179,7 +179,9 @@ COMPLEX_PREPS_THE = {("in", "wake", "of"): "when", ("in", "aftermath", "of"): "w
 FIXED_ADVERBIALS = frozenset(("for the most part", "for example", "for instance", "in fact", "in general",
                               "in particular", "in turn", "in short", "in effect", "in practice", "at least",
                               "at most", "at all", "at first", "at last", "at once", "of course", "by far",
-                              "for the time being", "on the whole", "in addition", "on the other hand"))
+                              "for the time being", "on the whole", "in addition", "on the other hand",
+                              # the first half of the contrast, with or without 'the'
+                              "on one hand", "on the one hand"))
 # Verb + bare noun idioms read as one predicate ('took place' -> what took place?).
 FIXED_OBJECTS = frozenset((("take", "place"), ("take", "part"), ("take", "effect"), ("take", "shape"),
                            ("take", "care"), ("take", "advantage"), ("give", "birth"), ("make", "sense")))
