@@ -1778,3 +1778,10 @@ def test_on_one_hand_is_no_argument():
     assert not any(a == "one hand" for _, _, a in got), got
     got = qas("On the one hand, the plan saves money.")
     assert not any("hand" in a for _, _, a in got), got
+
+
+def test_a_hyphenated_word_split_by_the_parser_is_one_answer():
+    got = qas("The study found that non-smokers lived longer.")
+    assert ("lived", "who lived?", "non-smokers") in got, got
+    got = qas("Non-smokers in the city lived longer.")
+    assert ("lived", "who lived?", "Non-smokers in the city") in got, got

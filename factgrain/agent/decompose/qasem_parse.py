@@ -268,7 +268,41 @@ def _phrase(head: "Token", *, drop: tuple[str, ...] = (), cut_clauses: bool = Tr
     if head.dep_ == "appos" and 0 < head.head.i < head.i and head.doc[head.left_edge.i - 1].text not in _SET_OFF:
         # 'Sweden's former foreign minister Johan Gustafsson, who ...': the name and its title
         keep = [t for t in head.head.subtree if t.i < head.i] + keep
-    return _edges(keep)
+    rng = _edges(keep)
+    return _hyphen_siblings(head, rng) if rng is not None else None
+
+
+def _split_hyphen(doc, i: int, head: "Token") -> bool:
+    """``doc[i]`` is a hyphen written inside a word ('non-smokers') whose pieces the parser made
+    three arguments of the same head, all with ``head``'s role."""
+    return 0 < i < len(doc) - 1 and doc[i].text == "-" and not doc[i - 1].whitespace_ and not doc[i].whitespace_ \
+        and all(doc[j].head.i == head.head.i and doc[j].dep_ == head.dep_ and doc[j].i != doc[j].head.i
+                for j in (i - 1, i, i + 1))
+
+
+def _hyphen_last(tok: "Token") -> "Token":
+    """The last piece of a hyphenated word split into sibling arguments ('non' of 'non-smokers'):
+    the piece that says what the word names."""
+    doc = tok.doc
+    while tok.i + 2 < len(doc) and _split_hyphen(doc, tok.i + 1, tok):
+        tok = doc[tok.i + 2]
+    return tok
+
+
+def _hyphen_siblings(head: "Token", rng: tuple[int, int]) -> tuple[int, int]:
+    """``rng`` widened over the rest of a hyphenated word the parser split into sibling arguments
+    ('inhaled by non - smokers' read as three objects of 'by'): the word is one phrase."""
+    doc = head.doc
+    lo, hi = rng
+    if hi == head.i:
+        while hi + 2 < len(doc) and _split_hyphen(doc, hi + 1, head):
+            hi += 2
+        if hi != head.i and (tail := _phrase(doc[hi], cut_clauses=True)) is not None:
+            hi = max(hi, tail[1])  # the last piece's own modifiers ('non-smokers in the city')
+    if lo == head.i:
+        while lo - 2 >= 0 and _split_hyphen(doc, lo - 1, head):
+            lo -= 2
+    return lo, hi
 
 
 def _contiguous(head: "Token", toks: list["Token"]) -> list["Token"]:
@@ -369,7 +403,7 @@ def _thing_in_er(low: str) -> bool:
 
 
 def is_person(tok: "Token") -> bool:
-    tok = _nominal_head(tok)
+    tok = _hyphen_last(_nominal_head(tok))
     if tok.lower_ in PERSON_PRONOUNS:
         return True
     if tok.pos_ == "PROPN" and any(ch.isdigit() for ch in tok.text) and any(ch.isalpha() for ch in tok.text):
