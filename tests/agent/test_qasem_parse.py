@@ -1785,3 +1785,12 @@ def test_a_hyphenated_word_split_by_the_parser_is_one_answer():
     assert ("lived", "who lived?", "non-smokers") in got, got
     got = qas("Non-smokers in the city lived longer.")
     assert ("lived", "who lived?", "Non-smokers in the city") in got, got
+
+
+def test_the_of_phrase_of_plural_results_names_who_arrived_at_them():
+    got = qas("The findings of the report surprised the minister.")
+    assert ("findings", "what found something?", "the report") in got, got
+    got = qas("The recommendations of the committee were ignored.")
+    assert ("recommendations", "who recommended something?", "the committee") in got, got
+    got = qas("The discovery of penicillin changed medicine.")  # singular: the event, done to penicillin
+    assert ("discovery", "what was discovered?", "penicillin") in got, got

@@ -2594,6 +2594,9 @@ def nominal_qas(noun: "Token", doc) -> list[ParsedQA]:
             elif verb in SENTIENT_VERBS and is_person(pobj):
                 # 'the claim of an Austrian politician': the one who claims, not what is claimed
                 add(f"{wh} {vf.past(verb)} something?", pobj, _phrase(pobj, drop=("relcl",)), "subject")
+            elif _result_source(noun, verb, pobj):
+                wh = entity_wh(pobj, acting=True)  # 'the findings of the report': what found something?
+                add(f"{wh} {vf.past(verb)} something?", pobj, _phrase(pobj, drop=("relcl",)), "subject")
             else:
                 add(f"{wh} was {vf.participle(verb)}?", pobj, _phrase(pobj), "object")
         elif c.dep_ == "poss" and c.lower_ not in ("its", "their") or (c.dep_ == "poss" and is_person(c)):
@@ -2707,6 +2710,23 @@ def nominal_qas(noun: "Token", doc) -> list[ParsedQA]:
             add(f"{a.wh} was something {vf.participle(verb)}?" if not intransitive else
                 f"{a.wh} did something {verb}?", a.head, a.rng, "adjunct")
     return out
+
+
+# Verbs whose plural nouns name what was arrived at ('findings', 'conclusions', 'recommendations'),
+# and the nouns of inquiries that arrive at it.
+RESULT_VERBS = frozenset("find conclude recommend discover observe estimate suggest propose".split())
+INQUIRY_NOUNS = frozenset("""study report survey research review inquiry investigation analysis poll audit
+paper census experiment trial panel committee commission""".split())
+
+
+def _result_source(noun: "Token", verb: str, pobj: "Token") -> bool:
+    """The 'of' phrase of a plural result noun names who arrived at the results, when it is a person,
+    a body or an inquiry ('the findings of the report', 'the recommendations of the committee'); a
+    singular one is most often the event, done to its 'of' phrase ('the discovery of a body')."""
+    if noun.tag_ != "NNS" or verb not in RESULT_VERBS:
+        return False
+    head = _nominal_head(pobj)
+    return head.lemma_.lower() in INQUIRY_NOUNS or entity_wh(pobj, acting=True) == "who"
 
 
 def _clause_event_verb(noun: "Token") -> str | None:
