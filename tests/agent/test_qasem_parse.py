@@ -1794,3 +1794,11 @@ def test_the_of_phrase_of_plural_results_names_who_arrived_at_them():
     assert ("recommendations", "who recommended something?", "the committee") in got, got
     got = qas("The discovery of penicillin changed medicine.")  # singular: the event, done to penicillin
     assert ("discovery", "what was discovered?", "penicillin") in got, got
+
+
+def test_the_of_or_for_phrase_of_cost_is_what_costs():
+    got = qas("The costs for the repairs rose sharply.")
+    assert ("costs", "what cost something?", "the repairs") in got, got
+    assert not any(q == "what was cost?" for _, q, _ in got), got
+    got = qas("The cost of the project has doubled.")
+    assert ("cost", "what cost something?", "the project") in got, got

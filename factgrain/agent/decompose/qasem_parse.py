@@ -2594,6 +2594,9 @@ def nominal_qas(noun: "Token", doc) -> list[ParsedQA]:
             elif verb in SENTIENT_VERBS and is_person(pobj):
                 # 'the claim of an Austrian politician': the one who claims, not what is claimed
                 add(f"{wh} {vf.past(verb)} something?", pobj, _phrase(pobj, drop=("relcl",)), "subject")
+            elif verb in AMOUNT_VERBS:
+                # 'the cost of the project': the project costs something, nothing is cost
+                add(f"{entity_wh(pobj)} {vf.past(verb)} something?", pobj, _phrase(pobj), "subject")
             elif _result_source(noun, verb, pobj):
                 wh = entity_wh(pobj, acting=True)  # 'the findings of the report': what found something?
                 add(f"{wh} {vf.past(verb)} something?", pobj, _phrase(pobj, drop=("relcl",)), "subject")
@@ -2652,6 +2655,8 @@ def nominal_qas(noun: "Token", doc) -> list[ParsedQA]:
             wh = entity_wh(pobj, acting=c.lower_ in ("from", "by"))
             if c.lower_ == "by" or c.lower_ == "from" and wh == "who":
                 add(f"{wh} {vf.past(verb)} something?", pobj, _phrase(pobj), "subject")
+            elif c.lower_ == "for" and verb in AMOUNT_VERBS:  # 'the costs for the repairs': what cost something?
+                add(f"{entity_wh(pobj)} {vf.past(verb)} something?", pobj, _phrase(pobj), "subject")
             elif intransitive or c.lower_ == "for" and verb in FOR_OBJECT_VERBS or c.lower_ == "from":
                 # a 'from' phrase that names no one is what the event leaves ('his retirement from
                 # international football': what did someone retire from?), not its doer
@@ -2712,6 +2717,9 @@ def nominal_qas(noun: "Token", doc) -> list[ParsedQA]:
     return out
 
 
+# Verbs that measure their subject (it costs / weighs an amount): no one does them, nothing
+# undergoes them, so a noun's 'of' / 'for' phrase is what costs or weighs.
+AMOUNT_VERBS = frozenset(("cost", "weigh"))
 # Verbs whose plural nouns name what was arrived at ('findings', 'conclusions', 'recommendations'),
 # and the nouns of inquiries that arrive at it.
 RESULT_VERBS = frozenset("find conclude recommend discover observe estimate suggest propose".split())
