@@ -1802,3 +1802,12 @@ def test_the_of_or_for_phrase_of_cost_is_what_costs():
     assert not any(q == "what was cost?" for _, q, _ in got), got
     got = qas("The cost of the project has doubled.")
     assert ("cost", "what cost something?", "the project") in got, got
+
+
+def test_in_touch_with_stays_in_the_question():
+    got = qas("He promised to stay in touch with his fans.")
+    assert ("stay", "who did someone stay in touch with?", "his fans") in got, got
+    assert not any(p == "touch" or a.startswith("touch") for p, _, a in got), got
+    got = qas("She kept in touch with her old teachers.")
+    assert ("kept", "who kept in touch?", "She") in got, got
+    assert ("kept", "who did someone keep in touch with?", "her old teachers") in got, got

@@ -171,7 +171,8 @@ COMPLEX_PREPS = {("in", "front", "of"): "where", ("in", "back", "of"): "where", 
                  ("on", "behalf", "of"): "", ("in", "terms", "of"): "", ("in", "favor", "of"): "",
                  ("in", "favour", "of"): "", ("in", "spite", "of"): "", ("in", "charge", "of"): "",
                  ("with", "respect", "to"): "", ("with", "regard", "to"): "", ("in", "lieu", "of"): "",
-                 ("in", "search", "of"): "", ("in", "exchange", "for"): "", ("in", "response", "to"): ""}
+                 ("in", "search", "of"): "", ("in", "exchange", "for"): "", ("in", "response", "to"): "",
+                 ("in", "touch", "with"): "", ("in", "contact", "with"): ""}  # 'stay in touch with fans
 # The same with 'the' before the noun ('in the wake of the attacks': when).
 COMPLEX_PREPS_THE = {("in", "wake", "of"): "when", ("in", "aftermath", "of"): "when", ("on", "eve", "of"): "when",
                      ("in", "face", "of"): "", ("in", "case", "of"): "", ("in", "event", "of"): ""}
@@ -758,9 +759,20 @@ def _along(prep: "Token") -> str:
 
 
 def _particle(verb: "Token") -> str:
-    prt = [c.lower_ for c in verb.children if (c.dep_ == "prt" or _fixed_object(c))
+    prt = [c.lower_ + _bare_noun_after(c) for c in verb.children if (c.dep_ == "prt" or _fixed_object(c))
            and not (c.lower_ == "along" and c.i + 1 < len(c.doc) and c.doc[c.i + 1].lower_ == "with")]
     return (" " + " ".join(prt)) if prt else ""
+
+
+def _bare_noun_after(prt: "Token") -> str:
+    """' touch' for the 'in' of 'kept in touch with': a particle the parser gave a bare noun as its
+    object is a preposition and noun that go with the verb, so both stay in the question."""
+    if prt.dep_ != "prt":
+        return ""
+    objs = [x for x in prt.children if x.dep_ == "pobj"]
+    if len(objs) == 1 and objs[0].i == prt.i + 1 and objs[0].pos_ == "NOUN" and not any(objs[0].children):
+        return " " + objs[0].lower_
+    return ""
 
 
 def _fixed_object(obj: "Token") -> bool:
