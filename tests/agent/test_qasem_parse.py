@@ -1811,3 +1811,11 @@ def test_in_touch_with_stays_in_the_question():
     got = qas("She kept in touch with her old teachers.")
     assert ("kept", "who kept in touch?", "She") in got, got
     assert ("kept", "who did someone keep in touch with?", "her old teachers") in got, got
+
+
+def test_a_clause_side_by_side_is_no_complement():
+    got = qas("JFK handles international flights, LaGuardia handles domestic flights.")
+    assert not any(a.startswith("JFK handles") for _, _, a in got), got
+    assert any(p == "handles" and a == "domestic flights" for p, _, a in got), got
+    got = qas("The talks will be difficult, the minister told reporters.")  # a verb of saying keeps it
+    assert any(p == "told" and a.startswith("The talks") for p, _, a in got), got

@@ -1450,7 +1450,7 @@ def verbal_args(verb: "Token") -> list[Arg]:
                 else:
                     args.append(Arg(role, c, rng, "what" if role == "complement" else entity_wh(c)))
                     args.extend(_inherited_purpose(c))
-        elif d == "ccomp" and _clause_of_intransitive(c, verb):
+        elif d == "ccomp" and (_clause_of_intransitive(c, verb) or _juxtaposed_clause(c, verb)):
             continue  # 'X was the only member ..., later a veteran died': no clause is what one dies
         elif d == "ccomp":
             rng = _complement_range(c)
@@ -1672,6 +1672,18 @@ def _clause_of_intransitive(clause: "Token", verb: "Token") -> bool:
     mostly quoted speech read as its complement; not the clause an 'it' stands for ('it happened that')."""
     return verb.lemma_.lower() in INTRANSITIVE and clause.head.i == verb.i \
         and not any(c.dep_ == "expl" for c in verb.children)
+
+
+def _juxtaposed_clause(clause: "Token", verb: "Token") -> bool:
+    """A clause before a verb of no saying or thinking, set off by a comma or semicolon, while the verb
+    has an object of its own ('JFK handles international flights, LaGuardia handles domestic
+    flights'; '..., the plan saves money; ... it costs jobs'): two clauses side by side, which the
+    parser hangs one on the other; the first is no complement of the second."""
+    if clause.i > verb.i or verb.lemma_.lower() in SENTIENT_VERBS or clause.right_edge.i + 1 >= verb.i:
+        return False
+    if not any(c.dep_ == "dobj" for c in verb.children):
+        return False
+    return any(c.dep_ == "punct" and c.text in (",", ";") and clause.right_edge.i < c.i < verb.i for c in verb.children)
 
 
 def _clause_range(clause: "Token") -> tuple[int, int] | None:
