@@ -1819,3 +1819,9 @@ def test_a_clause_side_by_side_is_no_complement():
     assert any(p == "handles" and a == "domestic flights" for p, _, a in got), got
     got = qas("The talks will be difficult, the minister told reporters.")  # a verb of saying keeps it
     assert any(p == "told" and a.startswith("The talks") for p, _, a in got), got
+
+
+def test_what_a_meaning_clause_means_is_the_clause_before_it():
+    got = qas("The bridge was closed, meaning drivers faced long delays.")
+    assert ("meaning", "what meant something?", "The bridge was closed") in got, got
+    assert ("meaning", "what did something mean?", "drivers faced long delays") in got, got

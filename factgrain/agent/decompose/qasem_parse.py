@@ -1032,6 +1032,8 @@ def _subject_of(verb: "Token", depth: int = 0) -> tuple["Token", tuple[int, int]
                 entity_wh(obj, acting=True) == "who" or obj.pos_ == "PRON"):
             return obj, _phrase(obj)  # 'asked people to pray'; not 'force a vote to block ...': a vote blocks nothing
         return _subject_of(head, depth + 1)
+    if (said := _what_it_means(verb)) is not None:
+        return said
     if dep in ("advcl", "ccomp") and head.pos_ in ("VERB", "AUX") and verb.tag_ in ("VBG", "VBN", "VB"):
         return _subject_of(head, depth + 1)
     if dep == "acomp" and head.lemma_ == "be":
@@ -1045,6 +1047,18 @@ def _subject_of(verb: "Token", depth: int = 0) -> tuple["Token", tuple[int, int]
         if up is not None:
             return _subject_of(up, depth + 1)
     return None
+
+
+def _what_it_means(verb: "Token") -> tuple["Token", tuple[int, int]] | None:
+    """', meaning that ...' after a clause: what means something is the whole clause before the
+    comma ('Python is dynamically typed, meaning that ...' -> Python is dynamically typed), not
+    that clause's subject: a fact means, its subject does not."""
+    if verb.lemma_.lower() != "mean" or verb.tag_ != "VBG" or verb.dep_ != "advcl" or verb.head.i > verb.i \
+            or verb.i == 0 or verb.doc[verb.i - 1].text != ",":
+        return None
+    head = verb.head
+    rng = _edges([t for t in head.subtree if t.i < verb.i - 1])
+    return (head, rng) if rng else None
 
 
 def _headline_says(verb: "Token") -> bool:
