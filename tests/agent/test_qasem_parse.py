@@ -1825,3 +1825,6 @@ def test_what_a_meaning_clause_means_is_the_clause_before_it():
     got = qas("The bridge was closed, meaning drivers faced long delays.")
     assert ("meaning", "what meant something?", "The bridge was closed") in got, got
     assert ("meaning", "what did something mean?", "drivers faced long delays") in got, got
+    got = qas("Prices rose sharply, meaning that families paid more.")
+    assert ("meaning", "what meant something?", "Prices rose sharply") in got, got
+    assert not any(p == "rose" and "meaning" in a for p, _, a in got), got  # no manner of rising

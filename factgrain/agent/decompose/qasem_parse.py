@@ -1505,6 +1505,8 @@ def verbal_args(verb: "Token") -> list[Arg]:
         elif d == "advcl":
             if _contrast_clause(c) or _fronted_description(c, verb):
                 continue  # 'while others believe ...': a contrast, which QA-SRL has no question for
+            if _what_it_means(c) is not None:
+                continue  # ', meaning that ...' says what the clause implies, not how its verb was done
             rng = _clause_range(c)
             mark = next((m for m in c.children if m.dep_ == "mark" and m.i < c.i), None)
             lead = [a for a in c.children if a.dep_ == "advmod" and mark is not None and a.i < mark.i]
