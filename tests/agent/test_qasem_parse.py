@@ -1828,3 +1828,11 @@ def test_what_a_meaning_clause_means_is_the_clause_before_it():
     got = qas("Prices rose sharply, meaning that families paid more.")
     assert ("meaning", "what meant something?", "Prices rose sharply") in got, got
     assert not any(p == "rose" and "meaning" in a for p, _, a in got), got  # no manner of rising
+
+
+def test_take_into_account_is_one_predicate():
+    got = qas("The court took the evidence into account.")
+    assert ("took", "what did someone take into account?", "the evidence") in got, got
+    assert not any(a == "into account" for _, _, a in got), got
+    got = qas("The law came into force in 2010.")
+    assert ("came", "what came into force?", "The law") in got, got

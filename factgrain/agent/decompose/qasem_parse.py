@@ -761,7 +761,24 @@ def _along(prep: "Token") -> str:
 def _particle(verb: "Token") -> str:
     prt = [c.lower_ + _bare_noun_after(c) for c in verb.children if (c.dep_ == "prt" or _fixed_object(c))
            and not (c.lower_ == "along" and c.i + 1 < len(c.doc) and c.doc[c.i + 1].lower_ == "with")]
+    prt += [f"{c.lower_} {c.doc[c.i + 1].lower_}" for c in verb.children if _prep_idiom(c)]
     return (" " + " ".join(prt)) if prt else ""
+
+
+# Verb + preposition + bare noun idioms: the phrase is part of the predicate, no place or thing
+# ('took the costs into account' -> what did someone take into account?).
+# Not 'put into perspective': the gold asks that as a place (where did something put something?).
+PREP_IDIOMS = frozenset((("take", "into", "account"), ("take", "into", "consideration"), ("come", "into", "force"),
+                         ("come", "into", "effect"), ("call", "into", "question"), ("come", "to", "light")))
+
+
+def _prep_idiom(prep: "Token") -> bool:
+    """The preposition of an idiom in PREP_IDIOMS, with its bare noun right after it."""
+    if prep.dep_ != "prep" or prep.i + 1 >= len(prep.doc):
+        return False
+    noun = prep.doc[prep.i + 1]
+    return noun.head.i == prep.i and noun.dep_ == "pobj" and not any(noun.children) \
+        and (prep.head.lemma_.lower(), prep.lower_, noun.lower_) in PREP_IDIOMS
 
 
 def _bare_noun_after(prt: "Token") -> str:
@@ -1471,6 +1488,8 @@ def verbal_args(verb: "Token") -> list[Arg]:
             if rng:
                 args.append(Arg("clause", c, rng, "what"))
                 args.extend(_inherited_purpose(c))
+        elif d == "prep" and _prep_idiom(c):
+            continue  # the 'into account' of 'take into account': part of the predicate (see _particle)
         elif d == "prep" and (_fixed_adverbial(c) or _complex_preposition(c) is not None):
             args.extend(_complex_preposition_args(c))
         elif d == "prep":
