@@ -1836,3 +1836,10 @@ def test_take_into_account_is_one_predicate():
     assert not any(a == "into account" for _, _, a in got), got
     got = qas("The law came into force in 2010.")
     assert ("came", "what came into force?", "The law") in got, got
+
+
+def test_a_named_place_on_a_passive_subject_says_where():
+    got = qas("Three men in London were arrested on Monday.")
+    assert ("arrested", "where was someone arrested?", "in London") in got, got
+    got = qas("The new shops in the square were opened last week.")  # no named place: nothing lifted
+    assert not any(q.startswith("where") for _, q, _ in got), got

@@ -1558,6 +1558,7 @@ def verbal_args(verb: "Token") -> list[Arg]:
                     args.append(Arg("adjunct", c, rng, wh))
             elif (pw := _adverb_phrase_wh(c, verb)) is not None and (rng := _edges(list(c.subtree))):
                 args.append(Arg("adjunct", c, rng, pw))  # 'flown back | to Sweden': where? -> back to Sweden
+    args.extend(_subject_place(verb, subj))
     args.extend(_fronted_setting(verb))
     if (means := _purpose_means(verb)) is not None:
         args.append(Arg("adjunct", verb.head, means, "how"))
@@ -1597,6 +1598,22 @@ def verbal_args(verb: "Token") -> list[Arg]:
 
 
 _THANKING_VERBS = frozenset("send express extend offer say owe convey give".split())
+
+
+def _subject_place(verb: "Token", subj) -> list[Arg]:
+    """A named place after the head of a passive verb's subject is where it was done to it ('the
+    voting age in the United States should be lowered' -> where should something be lowered? -> in
+    the United States): the parser hangs the phrase on the noun."""
+    if subj is None or subj[1] is None or not _group(verb).passive or subj[0].dep_ != "nsubjpass" \
+            or subj[0].head.i != verb.i:
+        return []
+    out = []
+    for x in subj[0].children:
+        if x.dep_ == "prep" and x.i > subj[0].i and x.lower_ in ("in", "at") and prep_wh(x, verb) == "where" \
+                and (pobj := next((c for c in x.children if c.dep_ == "pobj"), None)) is not None \
+                and _nominal_head(pobj).ent_type_ in ("GPE", "LOC", "FAC") and (rng := _edges(list(x.subtree))):
+            out.append(Arg("adjunct", x, rng, "where"))
+    return out
 
 
 def _thanks_to(verb: "Token", args: list[Arg]) -> list[Arg]:
