@@ -1843,3 +1843,9 @@ def test_a_named_place_on_a_passive_subject_says_where():
     assert ("arrested", "where was someone arrested?", "in London") in got, got
     got = qas("The new shops in the square were opened last week.")  # no named place: nothing lifted
     assert not any(q.startswith("where") for _, q, _ in got), got
+
+
+def test_the_name_in_the_city_of_is_a_place_not_a_person():
+    got = qas("A girl was injured at a zoo in the Moroccan city of Rabat when she was hit by a stone.")
+    assert not any(p == "hit" and a == "Rabat" for p, _, a in got), got
+    assert ("hit", "who was hit?", "she") in got, got

@@ -409,7 +409,7 @@ def is_person(tok: "Token") -> bool:
         return True
     if tok.pos_ == "PROPN" and any(ch.isdigit() for ch in tok.text) and any(ch.isalpha() for ch in tok.text):
         return False  # 'the Dyson V15' (which the recogniser may call a PERSON): a model, no one's name
-    if tok.ent_type_ in ("PERSON", "NORP") and tok.pos_ in ("PROPN", "NOUN", "ADJ"):
+    if tok.ent_type_ in ("PERSON", "NORP") and tok.pos_ in ("PROPN", "NOUN", "ADJ") and not _name_of_place(tok):
         return True
     if tok.pos_ == "PROPN" and tok.dep_ in SUBJ and _named_by_pronoun(tok):
         return True
@@ -432,6 +432,16 @@ def is_person(tok: "Token") -> bool:
     if low.endswith("ee") and any(v in _verb_lemmas() for v in (low[:-2], low[:-1])):
         return True
     return agent_noun_verb(tok, spelled=False) is not None or low in OCCUPATIONS
+
+
+SETTLEMENT_NOUNS = frozenset("city town village country state county region province district capital island "
+                             "republic kingdom municipality borough".split())
+
+
+def _name_of_place(name: "Token") -> bool:
+    """The name in 'the city of Rabat', 'the town of Tralee': a place, whatever the recogniser says
+    (it took Rabat for a person's name)."""
+    return name.dep_ == "pobj" and name.head.lower_ == "of" and name.head.head.lemma_.lower() in SETTLEMENT_NOUNS
 
 
 def _named_by_pronoun(name: "Token") -> bool:
@@ -1244,7 +1254,7 @@ def _antecedent(pronoun: "Token") -> tuple["Token", tuple[int, int]] | None:
             return (subj, rng) if rng else None
         return None
     names = [e for e in pronoun.sent.ents if e.label_ in ("PERSON", "ORG") and e.end <= pronoun.i
-             and not _quoted_apart(e.root, pronoun)]
+             and not _quoted_apart(e.root, pronoun) and not _name_of_place(e.root)]
     if pronoun.lower_ in ("he", "she", "him", "her"):
         # a person, never an organisation ('Wales head coach Warren Gatland ... he'; 'in an
         # Instagram post, he revealed' is not Instagram)
