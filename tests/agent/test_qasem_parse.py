@@ -1849,3 +1849,8 @@ def test_the_name_in_the_city_of_is_a_place_not_a_person():
     got = qas("A girl was injured at a zoo in the Moroccan city of Rabat when she was hit by a stone.")
     assert not any(p == "hit" and a == "Rabat" for p, _, a in got), got
     assert ("hit", "who was hit?", "she") in got, got
+
+
+def test_a_name_after_a_is_a_thing():
+    got = qas("The team hopes to win a third Grand Slam next year.")
+    assert any(p == "win" and q.startswith("what did") and a == "a third Grand Slam" for p, q, a in got), got
