@@ -1854,3 +1854,12 @@ def test_the_name_in_the_city_of_is_a_place_not_a_person():
 def test_a_name_after_a_is_a_thing():
     got = qas("The team hopes to win a third Grand Slam next year.")
     assert any(p == "win" and q.startswith("what did") and a == "a third Grand Slam" for p, q, a in got), got
+
+
+def test_a_gapped_copula_clause_has_its_own_subject():
+    got = qas("Her father was a doctor, her mother a nurse.")
+    assert ("was", "who was a doctor?", "Her father") in got, got
+    assert ("was", "who was a nurse?", "her mother") in got, got
+    got = qas("His brother is a lawyer, his sister an engineer at Google.")
+    assert ("is", "who is an engineer at Google?", "his sister") in got, got
+    assert not any("his sister an" in q for _, q, _ in got), got

@@ -2031,7 +2031,7 @@ def _complements(be: "Token") -> list["Token"]:
             if x not in out:
                 out.append(x)
             for ap in x.children:
-                if ap.dep_ == "appos" and ap not in out:
+                if ap.dep_ == "appos" and ap not in out and _gapped_complement(ap) is None:
                     out.append(ap)
                     out.extend(y for y in ap.conjuncts if y.i > ap.i and y not in out)
     return out
@@ -2100,6 +2100,7 @@ def copular_qas(be: "Token", doc) -> list[ParsedQA]:
                                     s_at, "subject"))
     if not out:
         return []
+    out.extend(_gapped_copula_qas(be, be_words, doc))
     negated = any(c.dep_ == "neg" for c in be.children)
     for comp in _complements(be):
         verb = agent_noun_verb(comp) if not negated else None  # 'is not the director': no one directs
@@ -2137,6 +2138,41 @@ def copular_qas(be: "Token", doc) -> list[ParsedQA]:
         rest = " ".join(more)
         q = f"{w} {lead} {ph} {rest + ' ' if rest else ''}{c_short}?"
         out.append(ParsedQA(be.text, "copular", q, p_text, be.idx, p_at, "adjunct"))
+    return out
+
+
+def _gapped_complement(subj: "Token") -> "Token | None":
+    """The complement of a copula-less clause whose subject is ``subj`` ('her mother | a nurse'):
+    a noun the parser made ``subj``'s apposition although no comma sets it off, right after it."""
+    doc = subj.doc
+    return next((x for x in subj.children if x.dep_ == "appos" and x.i > subj.i and x.pos_ in ("NOUN", "PROPN")
+                 and x.left_edge.i == subj.i + 1 and doc[x.left_edge.i].dep_ == "det"
+                 and any(d.dep_ in ("det", "poss") for d in subj.children)), None)
+
+
+def _gapped_copula_qas(be: "Token", be_words: str, doc) -> list[ParsedQA]:
+    """A second clause that leaves the copula out ('Her father was a doctor, her mother a nurse'):
+    the parser hangs the second subject on the copula after a comma (as 'dep') and the second
+    complement on it as an apposition; that subject is what the second complement says it is."""
+    out = []
+    firsts = [c for c in be.children if c.dep_ in ("attr", "acomp") and c.i > be.i]
+    # the second subject as 'dep' of the copula, or as an apposition of the first complement ('a
+    # lawyer, his sister an engineer')
+    subjects = [c for c in be.children if c.dep_ == "dep"] + [a for f in firsts for a in f.children if a.dep_ == "appos"]
+    for c in subjects:
+        if c.pos_ not in ("NOUN", "PROPN") or c.i < be.i or doc[c.left_edge.i - 1].text != ",":
+            continue
+        comp = _gapped_complement(c)
+        if comp is None or any(t.pos_ in ("VERB", "AUX") for t in c.subtree):
+            continue
+        srng = _edges([t for t in c.subtree if t.i < comp.left_edge.i])
+        crng = _edges(list(comp.subtree))  # (not _phrase: it joins an apposition to the noun before it)
+        if srng is None or crng is None:
+            continue
+        s_text, s_at = _text(doc, srng)
+        wh = "who" if is_person(c) else "what"
+        out.append(ParsedQA(be.text, "copular", f"{wh} {be_words} {_question_words(_text(doc, crng)[0])}?", s_text,
+                            be.idx, s_at, "subject"))
     return out
 
 
