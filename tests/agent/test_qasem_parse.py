@@ -1863,3 +1863,12 @@ def test_a_gapped_copula_clause_has_its_own_subject():
     got = qas("His brother is a lawyer, his sister an engineer at Google.")
     assert ("is", "who is an engineer at Google?", "his sister") in got, got
     assert not any("his sister an" in q for _, q, _ in got), got
+
+
+def test_what_is_seen_as_an_event_does_it():
+    got = qas("Some critics see smoking bans as a violation of personal liberty.")
+    assert ("violation", "what violated something?", "smoking bans") in got, got
+    got = qas("Smoking bans are seen as a violation of personal liberty.")
+    assert ("violation", "what violated something?", "Smoking bans") in got, got
+    got = qas("He established himself as a leader of the team.")  # a role one takes, no doer
+    assert not any(a == "himself" and q.endswith("something?") and p == "leader" for p, q, a in got), got

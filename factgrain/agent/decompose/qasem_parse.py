@@ -2688,6 +2688,11 @@ def nominal_qas(noun: "Token", doc) -> list[ParsedQA]:
             else:
                 add(f"{wh} {vf.past(verb)}?" if intransitive else f"{wh} {vf.past(verb)} something?", subj[0], subj[1],
                     "subject")
+    if (seen := _seen_as_doer(noun)) is not None and not any(c.dep_ == "poss" for c in noun.children):
+        # 'see smoking bans as a violation of liberty': the bans violate something
+        wh = entity_wh(seen[0], acting=True)
+        add(f"{wh} {vf.past(verb)}?" if intransitive else f"{wh} {vf.past(verb)} something?", seen[0], seen[1],
+            "subject")
     changed, target = _change_in(noun), _target_phrase(noun)
     if changed is not None:
         # 'announced a rise in donations': the subject does not rise; what changes is in the 'in' phrase
@@ -2859,6 +2864,30 @@ def _result_source(noun: "Token", verb: str, pobj: "Token") -> bool:
         return False
     head = _nominal_head(pobj)
     return head.lemma_.lower() in INQUIRY_NOUNS or entity_wh(pobj, acting=True) == "who"
+
+
+# Verbs that judge what something is ('see X as Y', 'describe X as Y').
+JUDGING_VERBS = frozenset("""see regard view describe consider denounce condemn criticise criticize brand label
+hail characterise characterize portray depict perceive interpret dismiss""".split())
+
+
+def _seen_as_doer(noun: "Token") -> tuple["Token", tuple[int, int]] | None:
+    """What a verb of judging calls an event: the object before its 'as' phrase ('critics see the
+    bans as a violation', 'denounced the decision as an attack on democracy'), or the passive
+    subject ('the bans are seen as a violation'). That thing does the event the noun names."""
+    prep = noun.head
+    if noun.dep_ != "pobj" or prep.lower_ != "as" or prep.dep_ != "prep" or prep.head.pos_ != "VERB":
+        return None
+    verb = prep.head
+    if verb.lemma_.lower() not in JUDGING_VERBS:
+        return None  # 'was proposed as a constitutional amendment': the change amends nothing
+    obj = next((c for c in verb.children if c.dep_ == "dobj" and c.i < prep.i), None)
+    if obj is None and _group(verb).passive:
+        obj = next((c for c in verb.children if c.dep_ == "nsubjpass"), None)
+    if obj is None or obj.lower_ in _REL_PRONOUNS or obj.lower_.endswith(("self", "selves")) \
+            or (rng := _phrase(obj)) is None:
+        return None  # not 'established himself as an important part of the team': a role, no event
+    return obj, rng
 
 
 def _clause_event_verb(noun: "Token") -> str | None:
