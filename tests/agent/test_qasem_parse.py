@@ -1872,3 +1872,10 @@ def test_what_is_seen_as_an_event_does_it():
     assert ("violation", "what violated something?", "Smoking bans") in got, got
     got = qas("He established himself as a leader of the team.")  # a role one takes, no doer
     assert not any(a == "himself" and q.endswith("something?") and p == "leader" for p, q, a in got), got
+
+
+def test_who_has_a_harm_in_a_with_phrase_suffered_it():
+    got = qas("A paraglider has been airlifted to hospital with a serious leg injury.")
+    assert ("injury", "who was injured?", "A paraglider") in got, got
+    got = qas("The striker left the field with a knee injury.")
+    assert ("injury", "who was injured?", "The striker") in got, got

@@ -2688,6 +2688,11 @@ def nominal_qas(noun: "Token", doc) -> list[ParsedQA]:
             else:
                 add(f"{wh} {vf.past(verb)}?" if intransitive else f"{wh} {vf.past(verb)} something?", subj[0], subj[1],
                     "subject")
+    if (hurt := _with_harm(noun, verb)) is not None:
+        # 'airlifted to hospital with a serious leg injury': the one airlifted was injured
+        # (who: what suffers injuries is alive, whatever the noun: 'a paraglider')
+        wh = "what" if hurt[0].lower_ in ("it", "this", "that") else "who"
+        add(f"{wh} was {vf.participle(verb)}?", hurt[0], hurt[1], "object")
     if (seen := _seen_as_doer(noun)) is not None and not any(c.dep_ == "poss" for c in noun.children):
         # 'see smoking bans as a violation of liberty': the bans violate something
         wh = entity_wh(seen[0], acting=True)
@@ -2864,6 +2869,21 @@ def _result_source(noun: "Token", verb: str, pobj: "Token") -> bool:
         return False
     head = _nominal_head(pobj)
     return head.lemma_.lower() in INQUIRY_NOUNS or entity_wh(pobj, acting=True) == "who"
+
+
+# Verbs of bodily harm whose nouns ('injury', 'wounds', 'burns') name what someone suffers.
+HARM_VERBS = frozenset("injure wound hurt burn bruise infect".split())
+
+
+def _with_harm(noun: "Token", verb: str) -> tuple["Token", tuple[int, int]] | None:
+    """The one who suffers a harm named in a verb's 'with' phrase ('was airlifted to hospital with
+    a serious leg injury', 'left the field with a knee injury'): the verb's subject."""
+    prep = noun.head
+    if verb not in HARM_VERBS or noun.dep_ != "pobj" or prep.lower_ != "with" or prep.head.pos_ not in ("VERB", "AUX") \
+            or any(c.dep_ == "poss" for c in noun.children):
+        return None
+    subj = _subject_of(prep.head)
+    return subj if subj is not None and subj[1] is not None else None
 
 
 # Verbs that judge what something is ('see X as Y', 'describe X as Y').
