@@ -1879,3 +1879,10 @@ def test_who_has_a_harm_in_a_with_phrase_suffered_it():
     assert ("injury", "who was injured?", "A paraglider") in got, got
     got = qas("The striker left the field with a knee injury.")
     assert ("injury", "who was injured?", "The striker") in got, got
+
+
+def test_who_serves_a_sentence_was_sentenced():
+    got = qas("The man was serving a life sentence for murder.")
+    assert ("sentence", "who was sentenced?", "The man") in got, got
+    got = qas("He must serve a three-match ban.")
+    assert ("ban", "who was banned?", "He") in got, got

@@ -2342,12 +2342,13 @@ def _derived(noun: "Token", verb: str | None = None) -> bool:
 # Verbs whose object noun names the event and whose subject takes part in it ('received
 # benefit', 'offer support', 'suffered an injury').
 LIGHT_VERBS = frozenset("have make take give suffer receive offer provide get win gain face undergo sustain "
-                        "launch announce begin start complete conduct carry lead".split())
+                        "launch announce begin start complete conduct carry lead serve".split())
 NOMINAL_PREPS = frozenset("for to on against from by".split())
 # Verbs whose 'for' phrase is what is sought, no object ('an appeal for witnesses', 'a search for the boy').
 FOR_OBJECT_VERBS = frozenset("appeal call search hunt bid campaign ask apply wait hope pray look vote plea".split())
 # Light verbs whose subject undergoes the event its object names ('received criticism' -> who was criticized?).
-RECEIVING_VERBS = frozenset("receive suffer face undergo sustain get".split())
+# ('serving a life sentence', 'serve a three-match ban': who was sentenced / banned?)
+RECEIVING_VERBS = frozenset("receive suffer face undergo sustain get serve".split())
 
 
 # Nouns of a change in amount and the verb asked of what changes ('a rise in measles cases' -> what
