@@ -1886,3 +1886,11 @@ def test_who_serves_a_sentence_was_sentenced():
     assert ("sentence", "who was sentenced?", "The man") in got, got
     got = qas("He must serve a three-match ban.")
     assert ("ban", "who was banned?", "He") in got, got
+
+
+def test_a_list_of_bare_verbs_shares_its_object_and_subject():
+    got = qas("The Attorney General has the power to institute, conduct or discontinue any proceedings.")
+    assert ("institute", "what did someone institute?", "any proceedings") in got, got
+    assert ("discontinue", "who discontinued something?", "The Attorney General") in got, got
+    got = qas("The council has the power to approve, amend or reject any planning application.")
+    assert ("approve", "what did someone approve?", "any planning application") in got, got

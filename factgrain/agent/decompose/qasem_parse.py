@@ -1036,6 +1036,8 @@ def _subject_of(verb: "Token", depth: int = 0) -> tuple["Token", tuple[int, int]
                 and noun_verb(head) is not None:
             return None  # 'a decision to close the library', 'plans to build homes': not done by the plan
         return head, _phrase(head, drop=(dep,))
+    if dep == "conj" and head.pos_ == "NOUN" and _verb_read_as_noun(head):
+        return _subject_of(head, depth + 1)  # 'institute, conduct or discontinue': 'conduct' read as a noun
     if dep == "conj" and head.pos_ in ("VERB", "AUX"):
         before = verb.doc[verb.i - 1] if verb.i > 0 else None
         if before is not None and before.pos_ in ("NOUN", "PROPN", "PRON") and before.dep_ not in SUBJ:
@@ -1581,6 +1583,10 @@ def verbal_args(verb: "Token") -> list[Arg]:
         if nxt is not None and nxt.head.i == verb.i and nxt.dep_ == "conj" and nxt.pos_ == "VERB" \
                 and verb.doc[verb.i + 1].dep_ == "cc":
             args.extend(a for a in verbal_args(nxt) if a.role == "object" and a.rng[0] > nxt.i)
+        elif (last := _last_of_verb_list(verb)) is not None:
+            # 'to institute, conduct or discontinue any proceedings': a list of bare verbs shares
+            # the object after its last one
+            args.extend(a for a in verbal_args(last) if a.role == "object" and a.rng[0] > last.i)
     if not any(a.role == "agent" for a in args):
         # 'scripted and directed by Samuel Van Grinsven': the agent of both
         nxt = verb.doc[verb.i + 2] if verb.i + 2 < len(verb.doc) else None
@@ -1626,6 +1632,25 @@ def _subject_place(verb: "Token", subj) -> list[Arg]:
                 and _nominal_head(pobj).ent_type_ in ("GPE", "LOC", "FAC") and (rng := _edges(list(x.subtree))):
             out.append(Arg("adjunct", x, rng, "where"))
     return out
+
+
+def _last_of_verb_list(verb: "Token") -> "Token | None":
+    """The last verb of a list of three or more ('institute, conduct or discontinue') that starts
+    at ``verb``, when nothing but the list's verbs, commas and its conjunction stands between them
+    (a verb the tagger took for a noun counts: 'conduct')."""
+    doc, cur, members = verb.doc, verb, [verb]
+    while True:
+        nxt = next((c for c in cur.children if c.dep_ == "conj" and c.i > cur.i), None)
+        if nxt is None:
+            break
+        members.append(nxt)
+        cur = nxt
+    if len(members) < 3 or members[-1].pos_ != "VERB" or members[-1].tag_ != verb.tag_:
+        return None
+    ids = {m.i for m in members}
+    if any(doc[i].i not in ids and doc[i].text != "," and doc[i].dep_ != "cc" for i in range(verb.i, members[-1].i)):
+        return None
+    return members[-1]
 
 
 def _thanks_to(verb: "Token", args: list[Arg]) -> list[Arg]:
