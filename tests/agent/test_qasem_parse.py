@@ -1894,3 +1894,5 @@ def test_a_list_of_bare_verbs_shares_its_object_and_subject():
     assert ("discontinue", "who discontinued something?", "The Attorney General") in got, got
     got = qas("The council has the power to approve, amend or reject any planning application.")
     assert ("approve", "what did someone approve?", "any planning application") in got, got
+    got = qas("Wales will be frustrated if they fail to win a third Six Nations Grand Slam.")
+    assert any(p == "win" and q.startswith("what did") and a == "a third Six Nations Grand Slam" for p, q, a in got), got

@@ -490,7 +490,7 @@ def entity_wh(tok: "Token", *, acting: bool = False) -> str:
         return "what"  # 'Honey never spoils' (ORG), 'Bananas are ...' (GPE): a common noun the recogniser
         # took for a name
     if head.pos_ == "PROPN" and not head.ent_type_ and head.text[:1].isupper() and head.i > 0 \
-            and not any(c.dep_ == "det" and c.lower_ in ("a", "an") for c in head.children):
+            and not (head.left_edge.dep_ == "det" and head.left_edge.lower_ in ("a", "an")):
         # (a name after 'a' is a kind of thing: 'win a third Grand Slam', 'an Oscar')
         return "who"  # an unrecognised name mid-sentence is most often a person's; not 'the Difference Engine'
     if acting and (head.ent_type_ in AGENT_ENTITIES or (head.pos_ == "PROPN" and not head.ent_type_)
