@@ -1241,8 +1241,8 @@ def _antecedent(pronoun: "Token") -> tuple["Token", tuple[int, int]] | None:
         # nearest one up that agrees in number ('it' is no person: 'X says the community will
         # pay if it fails' is the community, not X)
         for v in pronoun.head.ancestors:
-            if v.pos_ not in ("VERB", "AUX"):
-                continue
+            if v.pos_ not in ("VERB", "AUX", "ADJ"):
+                continue  # (an adjective the tagger took for the participle: 'Wales will be " frustrated "')
             subj = next((c for c in v.children if c.dep_ in ("nsubj", "nsubjpass", "csubj") and c.i < pronoun.i), None)
             if subj is None or subj.pos_ == "PRON":
                 continue
@@ -1252,7 +1252,10 @@ def _antecedent(pronoun: "Token") -> tuple["Token", tuple[int, int]] | None:
                 rng = _edges(list(subj.subtree))
                 return (subj, rng) if rng else None
             plural = subj.tag_ in ("NNS", "NNPS") or any(c.dep_ == "conj" for c in subj.children)
-            if (pronoun.lower_ == "it") == plural or pronoun.lower_ == "it" and is_person(subj):
+            # a team, country or company is 'they' as often as 'it' ('Wales will be frustrated if
+            # they fail'), a person never
+            body = subj.pos_ == "PROPN" and subj.ent_type_ in ("GPE", "ORG", "NORP") and pronoun.lower_ != "it"
+            if ((pronoun.lower_ == "it") == plural and not body) or pronoun.lower_ == "it" and is_person(subj):
                 continue  # number must agree
             rng = _phrase(subj, drop=("relcl", "acl"))
             return (subj, rng) if rng else None
