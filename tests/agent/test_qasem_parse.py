@@ -1903,3 +1903,9 @@ def test_they_can_stand_for_a_team_or_country():
     assert ("fail", "who fails to do something?", "Wales") in got, got
     got = qas("John Smith said they would win the title.")  # a person is never 'they'
     assert not any(a == "John Smith" for p, _, a in got if p == "win"), got
+
+
+def test_a_sayer_after_the_sentence_is_the_reporting_verbs_subject():
+    got = qas("The council will cut services if it does not get more money from the government, "
+              "the mayor of the city has warned.")
+    assert any(p == "warned" and a == "the mayor of the city" and q.startswith("who") for p, q, a in got), got

@@ -975,6 +975,8 @@ def _subject_of(verb: "Token", depth: int = 0) -> tuple["Token", tuple[int, int]
         said = next((c for c in verb.head.children if c.dep_ == "nsubj" and c.i > verb.head.i), None)
         if said is not None and said.i < verb.i and (rng := _phrase(said)):
             return said, rng  # what the headline says: President Obama appointed ...
+    if (sayer := _trailing_sayer(verb)) is not None and (rng := _phrase(sayer, drop=("relcl", "acl"))):
+        return sayer, rng
     for c in verb.children:
         if c.dep_ in SUBJ and _fronted_time(c):
             # 'The following month, the first single ... reached ...': a time, not a subject; the
@@ -1078,6 +1080,26 @@ def _subject_of(verb: "Token", depth: int = 0) -> tuple["Token", tuple[int, int]
         if up is not None:
             return _subject_of(up, depth + 1)
     return None
+
+
+def _trailing_sayer(verb: "Token") -> "Token | None":
+    """The sayer of a reporting clause that ends the sentence (', the UN's special envoy to Jordan
+    has warned.') which the parser split: the verb joined to the main verb with no subject, the
+    sayer hung as an apposition on the noun before the comma."""
+    doc = verb.doc
+    if verb.dep_ != "conj" or verb.lemma_.lower() not in SENTIENT_VERBS or any(c.dep_ in SUBJ for c in verb.children) \
+            or any(t.i > verb.i and not t.is_punct for t in verb.sent):
+        return None
+    first = verb.left_edge.i  # the auxiliaries ('has', 'had')
+    if first == 0:
+        return None
+    sayer = doc[first - 1]
+    while sayer.dep_ != "appos" and sayer.head.i != sayer.i and sayer.head.i < first:
+        sayer = sayer.head  # from the last word of the phrase up to its head
+    if sayer.dep_ != "appos" or sayer.left_edge.i == 0 or doc[sayer.left_edge.i - 1].text != "," \
+            or sayer.right_edge.i != first - 1:
+        return None
+    return sayer
 
 
 def _what_it_means(verb: "Token") -> tuple["Token", tuple[int, int]] | None:
