@@ -1909,3 +1909,7 @@ def test_a_sayer_after_the_sentence_is_the_reporting_verbs_subject():
     got = qas("The council will cut services if it does not get more money from the government, "
               "the mayor of the city has warned.")
     assert any(p == "warned" and a == "the mayor of the city" and q.startswith("who") for p, q, a in got), got
+    got = qas("Countries must cope with the influx of refugees from Syria, the UN's special envoy to Jordan has warned.")
+    assert any(p == "cope" and a == "the influx of refugees from Syria" for p, _, a in got), got
+    assert ("warned", "who has warned something?", "the UN's special envoy to Jordan") in got, got
+    assert ("warned", "what has someone warned?", "Countries must cope with the influx of refugees from Syria") in got, got

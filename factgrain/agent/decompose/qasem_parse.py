@@ -1084,13 +1084,15 @@ def _subject_of(verb: "Token", depth: int = 0) -> tuple["Token", tuple[int, int]
 
 def _trailing_sayer(verb: "Token") -> "Token | None":
     """The sayer of a reporting clause that ends the sentence (', the UN's special envoy to Jordan
-    has warned.') which the parser split: the verb joined to the main verb with no subject, the
-    sayer hung as an apposition on the noun before the comma."""
+    has warned.') which the parser split: the verb with no subject (joined to the main verb, or the
+    root over it), the sayer hung as an apposition on the noun before the comma."""
     doc = verb.doc
-    if verb.dep_ != "conj" or verb.lemma_.lower() not in SENTIENT_VERBS or any(c.dep_ in SUBJ for c in verb.children) \
+    if verb.dep_ not in ("conj", "ROOT") or verb.lemma_.lower() not in SENTIENT_VERBS or any(c.dep_ in SUBJ for c in verb.children) \
             or any(t.i > verb.i and not t.is_punct for t in verb.sent):
         return None
-    first = verb.left_edge.i  # the auxiliaries ('has', 'had')
+    first = min([c.i for c in verb.children if c.dep_ in ("aux", "auxpass") and c.i < verb.i] + [verb.i])  # 'has'
+    if any(verb.doc[i].dep_ not in ("aux", "auxpass", "neg") for i in range(first, verb.i)):
+        return None
     if first == 0:
         return None
     sayer = doc[first - 1]
@@ -3783,6 +3785,7 @@ def read_qas(text: str) -> list[ParsedQA]:
         elif (lemma := _participle_preposition(tok)) is not None:
             out.extend(participle_preposition_qas(tok, lemma, doc))
     out = out or held
+    out = _without_trailing_sayer(out, doc)
     # read the words back from the original text (the parse saw markup and verb prefixes as blanks)
     res = []
     for q in out:
@@ -3795,6 +3798,28 @@ def read_qas(text: str) -> list[ParsedQA]:
         a_end = _before_final_stop(text, a_at, a_end)
         res.append(ParsedQA(text[p_at:p_end], q.predicate_type, q.question, text[a_at:a_end], p_at, a_at, q.role))
     return res
+
+
+def _without_trailing_sayer(qas: list[ParsedQA], doc) -> list[ParsedQA]:
+    """Answers of other predicates end before a split sentence-final sayer (see
+    :func:`_trailing_sayer`): 'countries cope with the influx of refugees from Syria', not '...
+    from Syria, the UN's special envoy to Jordan'."""
+    cuts = []
+    for tok in doc:
+        if tok.pos_ == "VERB" and (sayer := _trailing_sayer(tok)) is not None:
+            cuts.append(doc[sayer.left_edge.i - 1].idx)
+    if not cuts:
+        return qas
+    out = []
+    for q in qas:
+        end = q.answer_start + len(q.answer)
+        for comma in cuts:
+            if q.answer_start < comma < end:
+                q = ParsedQA(q.predicate, q.predicate_type, q.question, q.answer[:comma - q.answer_start].rstrip(),
+                             q.predicate_start, q.answer_start, q.role)
+                end = q.answer_start + len(q.answer)
+        out.append(q)
+    return out
 
 
 _ABBREVIATIONS = frozenset("inc ltd co corp jr sr st bros plc llc dr mr mrs ms no vs etc".split())
