@@ -1913,3 +1913,10 @@ def test_a_sayer_after_the_sentence_is_the_reporting_verbs_subject():
     assert any(p == "cope" and a == "the influx of refugees from Syria" for p, _, a in got), got
     assert ("warned", "who has warned something?", "the UN's special envoy to Jordan") in got, got
     assert ("warned", "what has someone warned?", "Countries must cope with the influx of refugees from Syria") in got, got
+
+
+def test_in_half_is_a_manner():
+    got = qas("Fold the circle in half.")
+    assert ("Fold", "how should something fold something?", "in half") in got, got
+    got = qas("He lives in two countries.")  # a counted noun after 'in': still a place
+    assert any(q.startswith("where") and a == "in two countries" for _, q, a in got), got

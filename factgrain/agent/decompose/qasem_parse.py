@@ -558,6 +558,9 @@ news proposal plan plans treatment handling behest instigation insistence result
 comment comments remark remarks claim claims""".split())
 
 
+DIVISION_WORDS = frozenset("half halves two three four thirds quarters pieces parts".split())
+
+
 def prep_wh(prep: "Token", verb: "Token") -> str | None:
     """The wh-word of a prepositional phrase, or None when the phrase is asked with its
     preposition in the question ('what did someone contribute to?')."""
@@ -576,6 +579,8 @@ def prep_wh(prep: "Token", verb: "Token") -> str | None:
         return "how long"  # 'sentenced to three years', 'jailed to 18 months': a term, not a date
     if p in TIME_PREPS:
         return "when"
+    if p == "in" and pobj.dep_ == "pobj" and pobj.lower_ in DIVISION_WORDS and not any(pobj.children):
+        return "how"  # 'fold it in half', 'cut in two', 'broken in pieces': a manner, no place or thing
     if p == "on" and verb.lemma_.lower() in ON_OBJECT_VERBS:
         return None  # 'depends on the season': what does something depend on?, no time
     if pobj.dep_ == "pobj" and _is_time(pobj):
