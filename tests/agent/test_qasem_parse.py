@@ -1920,3 +1920,11 @@ def test_in_half_is_a_manner():
     assert ("Fold", "how should something fold something?", "in half") in got, got
     got = qas("He lives in two countries.")  # a counted noun after 'in': still a place
     assert any(q.startswith("where") and a == "in two countries" for _, q, a in got), got
+
+
+def test_a_verb_read_as_a_plural_noun_is_asked_as_a_verb():
+    got = qas("In the end, the family bonds together and agrees to support one another.")
+    assert ("bonds", "who bonds?", "the family") in got, got
+    assert ("bonds", "how does someone bond?", "together") in got, got
+    assert ("agrees", "who agrees to do something?", "the family") in got, got
+    assert not any(q == "who was bonded?" for _, q, _ in got), got

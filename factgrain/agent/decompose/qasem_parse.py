@@ -1003,6 +1003,9 @@ def _subject_of(verb: "Token", depth: int = 0) -> tuple["Token", tuple[int, int]
                 return noun, _phrase(noun, drop=("relcl",))
             if c.dep_ in ("csubj", "csubjpass"):
                 return c, _edges(list(c.subtree))
+            if _verb_read_as_plural_noun(c):  # 'the family bonds together and agrees': the family
+                rng = _edges([t for t in c.subtree if t.i < c.i])
+                return (c.doc[rng[1]], rng) if rng else None
             rng = _phrase(c)
             return (c, rng) if rng else None
     for aux in (c for c in verb.children if c.dep_ in ("aux", "auxpass") and c.i < verb.i):
@@ -3694,6 +3697,44 @@ def _past_read_as_adjective(tok: "Token") -> str | None:
     return next((v for v in stems if len(v) > 2 and v in _verb_lemmas() and vf.past(v) == low), None)
 
 
+def _verb_read_as_plural_noun(tok: "Token") -> bool:
+    """A present-tense verb the tagger read as a plural noun after its subject ('the family bonds
+    together and agrees to ...': 'bonds' the subject of 'agrees', 'family' its compound): spelled
+    as a verb's -s form, with a singular noun right before it, a manner or time adverb or an 'and'
+    of its own, and the singular verb it is made the subject of right after that 'and'."""
+    head = tok.head
+    if tok.tag_ != "NNS" or tok.dep_ != "nsubj" or head.tag_ != "VBZ" or head.i < tok.i or not tok.lower_.endswith("s") \
+            or tok.lemma_.lower() not in _verb_lemmas() or tok.i == 0:
+        return False
+    before = tok.doc[tok.i - 1]
+    if before.dep_ != "compound" or before.head.i != tok.i or before.tag_ not in ("NN", "NNP"):
+        return False
+    cc = [c for c in tok.children if c.dep_ == "cc" and tok.i < c.i < head.i]
+    return bool(cc) and cc[-1].i == head.i - 1 and any(c.dep_ == "advmod" and c.i > tok.i for c in tok.children)
+
+
+def _plural_noun_verb_qas(tok: "Token", doc) -> list[ParsedQA]:
+    """The QAs of a verb read as a plural noun (see :func:`_verb_read_as_plural_noun`): its subject
+    before it, its adverbs, and a time or place set before the subject on the verb it shares it with."""
+    rng = _edges([t for t in tok.subtree if t.i < tok.i])
+    if rng is None:
+        return []
+    lemma, subj = tok.lemma_.lower(), doc[rng[1]]
+    wh = entity_wh(subj, acting=True)
+    ph = "someone" if wh == "who" else "something"
+    out = [ParsedQA(tok.text, "verbal", f"{wh} {tok.lower_}?", _text(doc, rng)[0], tok.idx, doc[rng[0]].idx, "subject")]
+    for c in tok.children:
+        if c.dep_ == "advmod" and c.i > tok.i and (w := _adverb_wh(c)) is not None:
+            out.append(ParsedQA(tok.text, "verbal", f"{w} does {ph} {lemma}?", c.text, tok.idx, c.idx, "adjunct"))
+    for c in tok.head.children:
+        if c.dep_ == "prep" and c.i < rng[0] and prep_wh(c, tok.head) in ("when", "where") \
+                and (prng := _edges(list(c.subtree))):
+            text, at = _text(doc, prng)
+            out.append(ParsedQA(tok.text, "verbal", f"{prep_wh(c, tok.head)} does {ph} {lemma}?", text, tok.idx, at,
+                                "adjunct"))
+    return out
+
+
 def verbless_sentence_qas(verb: "Token", lemma: str, doc) -> list[ParsedQA]:
     """The verb of a sentence the parser read as one noun phrase: its subject is what comes before
     it in that phrase, its object the phrase's head after it, its circumstances the phrases hung on
@@ -3773,6 +3814,8 @@ def read_qas(text: str) -> list[ParsedQA]:
             for q, a in verbal_questions(tok, args):
                 ans, at = _text(doc, a.rng)
                 out.append(ParsedQA(p_text, "verbal", q, ans, p_at, at, a.role))
+        elif tok.pos_ == "NOUN" and _verb_read_as_plural_noun(tok):
+            out.extend(_plural_noun_verb_qas(tok, doc))
         elif tok.pos_ == "NOUN" and _in_fixed_phrase(tok):
             continue  # the 'front' of 'in front of', the 'place' of 'took place': no event
         elif tok.pos_ == "NOUN" and (verb_qa := _imperative_read_as_compound(tok, doc)) is not None:
