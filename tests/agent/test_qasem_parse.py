@@ -1928,3 +1928,10 @@ def test_a_verb_read_as_a_plural_noun_is_asked_as_a_verb():
     assert ("bonds", "how does someone bond?", "together") in got, got
     assert ("agrees", "who agrees to do something?", "the family") in got, got
     assert not any(q == "who was bonded?" for _, q, _ in got), got
+
+
+def test_in_the_end_says_when():
+    got = qas("At the end, he thanked the fans.")
+    assert ("thanked", "when did someone thank someone?", "At the end") in got, got
+    got = qas("In the end, the family bonds together and agrees to support one another.")
+    assert ("bonds", "when does someone bond?", "In the end") in got, got

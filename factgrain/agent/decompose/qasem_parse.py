@@ -579,6 +579,8 @@ def prep_wh(prep: "Token", verb: "Token") -> str | None:
         return "how long"  # 'sentenced to three years', 'jailed to 18 months': a term, not a date
     if p in TIME_PREPS:
         return "when"
+    if p in ("in", "at") and pobj.dep_ == "pobj" and pobj.lower_ == "end" and [c.lower_ for c in pobj.children] == ["the"]:
+        return "when"  # 'in the end', 'at the end': finally, a time
     if p == "in" and pobj.dep_ == "pobj" and pobj.lower_ in DIVISION_WORDS and not any(pobj.children):
         return "how"  # 'fold it in half', 'cut in two', 'broken in pieces': a manner, no place or thing
     if p == "on" and verb.lemma_.lower() in ON_OBJECT_VERBS:
