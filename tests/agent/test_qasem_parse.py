@@ -1935,3 +1935,12 @@ def test_in_the_end_says_when():
     assert ("thanked", "when did someone thank someone?", "At the end") in got, got
     got = qas("In the end, the family bonds together and agrees to support one another.")
     assert ("bonds", "when does someone bond?", "In the end") in got, got
+
+
+def test_a_purpose_infinitive_takes_the_thing_got_for_it():
+    got = qas("You should bring your insurance card and sunglasses to wear after the exam.")
+    assert ("wear", "what did someone wear?", "sunglasses") in got, got
+    got = qas("She bought a book to read on the train.")
+    assert ("read", "what did someone read?", "a book") in got, got
+    got = qas("He took a taxi to get home.")  # 'get' is no verb of using
+    assert not any(p == "get" and a == "a taxi" for p, _, a in got), got

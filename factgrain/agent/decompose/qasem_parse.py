@@ -1609,6 +1609,8 @@ def verbal_args(verb: "Token") -> list[Arg]:
                     args.append(Arg("adjunct", c, rng, wh))
             elif (pw := _adverb_phrase_wh(c, verb)) is not None and (rng := _edges(list(c.subtree))):
                 args.append(Arg("adjunct", c, rng, pw))  # 'flown back | to Sweden': where? -> back to Sweden
+    if (gap := _purpose_object(verb)) is not None and not any(a.role in ("object", "clause", "complement") for a in args):
+        args.append(Arg("object", gap[0], gap[1], entity_wh(gap[0])))
     args.extend(_subject_place(verb, subj))
     args.extend(_fronted_setting(verb))
     if (means := _purpose_means(verb)) is not None:
@@ -1653,6 +1655,34 @@ def verbal_args(verb: "Token") -> list[Arg]:
 
 
 _THANKING_VERBS = frozenset("send express extend offer say owe convey give".split())
+
+
+# Verbs of getting something for a use ('bring sunglasses to wear', 'bought a book to read').
+OBTAIN_VERBS = frozenset("bring buy take carry pack give offer provide need want find choose pick save borrow "
+                         "rent order".split())
+
+
+def _purpose_object(verb: "Token") -> tuple["Token", tuple[int, int]] | None:
+    """The object a purpose infinitive leaves out: the thing a verb of getting takes right before
+    it ('bring your insurance information and sunglasses | to wear' -> what should someone wear? ->
+    sunglasses). Only for an infinitive with no object, complement or clause of its own, of a verb
+    that takes an object."""
+    head = verb.head
+    if verb.dep_ not in ("advcl", "xcomp") or verb.tag_ != "VB" or head.lemma_.lower() not in OBTAIN_VERBS \
+            or not any(c.dep_ == "aux" and c.lower_ == "to" for c in verb.children) \
+            or verb.lemma_.lower() in INTRANSITIVE or verb.lemma_.lower() in ("get", "help", "make", "do", "be", "have",
+                                                                               "keep", "stay", "go", "come") \
+            or any(c.dep_ in OBJ + ("ccomp", "xcomp", "acomp", "attr", "prt") for c in verb.children):
+        return None
+    obj = next((c for c in head.children if c.dep_ == "dobj"), None)
+    if obj is None:
+        return None
+    last = ([obj] + [c for c in obj.conjuncts if c.i > obj.i])[-1]
+    to = next(c for c in verb.children if c.dep_ == "aux" and c.lower_ == "to")
+    rng = _phrase(last, drop=("conj", "cc"))
+    if rng is None or rng[1] + 1 != to.i:
+        return None  # only the thing right before the infinitive
+    return last, rng
 
 
 def _subject_place(verb: "Token", subj) -> list[Arg]:
